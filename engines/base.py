@@ -1,0 +1,242 @@
+"""The protocol every rules engine implements.
+
+One protocol for all four games, in the style of OpenSpiel's Python games
+(chance is an explicit player, ``CHANCE``) with boardgame.io-style per-seat
+views. The referee, the bot API, the tests and the benchmarks only ever talk
+to an engine through this module, so a fifth game needs no change elsewhere.
+
+Secrets live in exactly two places of every state, so that one generic
+redaction and one generic leak test serve all games:
+
+* ``state.private[seat]`` -- a JSON-ready dict of what only ``seat`` may see
+  (a hand, hidden shares, objective cards, treasure values ...);
+* ``state.hidden`` -- a JSON-ready dict of what nobody may see (what is left
+  in a deck or a bag, face-down tiles that are already fixed ...).
+
+``view(seat)`` is ``public_view()`` plus a copy of ``private[seat]``;
+``public_view()`` must never read a secret beyond its *shape* (how many cards
+a hand holds may be public, which cards it holds is not).
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+CHANCE = -1
+"""The seat of chance: dice, deals, bag draws and tile reveals are its moves."""
+
+Action = dict[str, Any]
+
+
+class EngineError(ValueError):
+    """Base class of every error an engine raises on bad input."""
+
+
+class IllegalAction(EngineError):
+    """An action that the rules do not allow now; the state is left unchanged.
+
+    The message is written for a bot author, e.g.
+    ``"seat 2 may not bid 40: only 31 pesos available"``.
+    """
+
+
+class InvalidGame(EngineError):
+    """A game that cannot be set up: unknown engine, bad player count or options."""
+
+
+def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
+    """Competition ranking (1 = best, ties share a rank, the next rank skips).
+
+    ``[10, 7, 7, 3] -> [1, 2, 2, 4]``.
+    """
+    sign = -1 if higher_is_better else 1
+    return [1 + sum(1 for other in scores if sign * other < sign * s) for s in scores]
+
+
+class State(ABC):
+    """One position of a game; mutated in place by :meth:`apply`.
+
+    Subclasses use ``__slots__`` and implement the abstract methods. They keep
+    every secret in ``private``/``hidden`` (see the module docstring).
+    """
+
+    __slots__ = ("events", "hidden", "num_players", "options", "private")
+
+    engine: ClassVar[Engine]
+
+    num_players: int
+    options: dict[str, Any]
+    events: list[dict[str, Any]]
+    private: list[dict[str, Any]]
+    hidden: dict[str, Any]
+
+    # ----------------------------------------------------------------- turn
+    @property
+    @abstractmethod
+    def to_move(self) -> list[int]:
+        """Seats to move now: ``[seat]``, ``[CHANCE]``, or ``[]`` when over."""
+
+    @property
+    def is_over(self) -> bool:
+        return not self.to_move
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """JSON-ready actions ``seat`` may take now (empty if not its turn)."""
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``[(action, probability)]`` when CHANCE is to move, else ``[]``."""
+
+    @abstractmethod
+    def chance_key(self) -> str:
+        """Stable name of the pending chance event, unique within a game.
+
+        ``Dealer`` draws from a stream keyed by it, so it must depend only on
+        *which* event this is ("v3/move2/jade"), never on what came before.
+        """
+
+    # ---------------------------------------------------------------- apply
+    def apply(self, seat: int, action: Action) -> None:
+        """Validate, then play ``action`` for ``seat``.
+
+        Raises :class:`IllegalAction` and leaves the state exactly unchanged
+        when the action is malformed, out of turn or against the rules.
+        """
+        self.check_action(seat, action)
+        self._apply(seat, action)
+
+    def check_action(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now."""
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise IllegalAction(f"seat must be an integer, not {seat!r}")
+        if not isinstance(action, dict):
+            raise IllegalAction(f"an action must be a JSON object, not {type(action).__name__}")
+        if not isinstance(action.get("type"), str):
+            raise IllegalAction('an action needs a "type" string')
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        movers = self.to_move
+        if seat not in movers:
+            who = "chance" if movers == [CHANCE] else ", ".join(f"seat {s}" for s in movers)
+            name = "chance" if seat == CHANCE else f"seat {seat}"
+            raise IllegalAction(f"{name} is not to move: waiting for {who}")
+        if seat == CHANCE:
+            legal = [a for a, _ in self.chance_outcomes()]
+        else:
+            legal = self.legal_actions(seat)
+        if action not in legal:
+            raise IllegalAction(self.explain_illegal(seat, action, legal))
+
+    def explain_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
+        """Why ``action`` is not legal; engines override for specific reasons."""
+        kinds = sorted({a["type"] for a in legal})
+        if action["type"] not in kinds:
+            return (
+                f"seat {seat} may not play {action['type']!r} now; "
+                f"allowed action types: {', '.join(kinds)}"
+            )
+        same = [a for a in legal if a["type"] == action["type"]]
+        sample = ", ".join(str(a) for a in same[:5]) + (" ..." if len(same) > 5 else "")
+        return f"seat {seat} may not play {action}: legal {action['type']!r} actions are {sample}"
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Play an action already known to be legal."""
+
+    # ---------------------------------------------------------------- views
+    @abstractmethod
+    def public_view(self) -> dict[str, Any]:
+        """Everything every seat and spectator may see; JSON-ready."""
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see: public information plus its own secrets.
+
+        ``None`` is a spectator: public information only.
+        """
+        view = self.public_view()
+        if seat is not None:
+            if not 0 <= seat < self.num_players:
+                raise IllegalAction(f"no seat {seat} in a {self.num_players}-player game")
+            view["you"] = seat
+            view["private"] = copy.deepcopy(self.private[seat])
+        return view
+
+    # -------------------------------------------------------------- outcome
+    @abstractmethod
+    def outcome(self) -> dict[str, list]:
+        """``{"scores": [...], "ranks": [...]}`` once over (1 = best, ties share)."""
+
+    # ---------------------------------------------------------- persistence
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy, cheaply (no deepcopy in the hot path)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to rebuild this exact state (secrets included)."""
+
+
+class Engine(ABC):
+    """A game's rules: makes states and describes actions.
+
+    ``options`` maps each supported option name to its default value; the
+    type of the default is the type an option value must have.
+    """
+
+    slug: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    version: ClassVar[str]
+    options: ClassVar[Mapping[str, Any]] = {}
+    max_legal_actions: ClassVar[int] = 150
+    """No legal-action list is longer: bots may simply pick by index."""
+
+    def check_setup(self, num_players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate a player count and options; return the options with defaults filled."""
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise InvalidGame(f"num_players must be an integer, not {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise InvalidGame(
+                f"{self.name} is for {self.min_players}-{self.max_players} players, "
+                f"not {num_players}"
+            )
+        given = dict(options or {})
+        unknown = sorted(set(given) - set(self.options))
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise InvalidGame(
+                f"unknown option(s) {', '.join(unknown)} for {self.slug}; known: {known}"
+            )
+        merged = dict(self.options)
+        for key, value in given.items():
+            expected = type(self.options[key])
+            if type(value) is not expected:
+                raise InvalidGame(
+                    f"option {key} must be {expected.__name__}, not {type(value).__name__}"
+                )
+            merged[key] = value
+        return merged
+
+    def new_game(self, num_players: int, options: Mapping[str, Any] | None = None) -> State:
+        """The initial state (often with CHANCE to move first, to deal)."""
+        return self._new_game(num_players, self.check_setup(num_players, options))
+
+    @abstractmethod
+    def _new_game(self, num_players: int, options: dict[str, Any]) -> State:
+        """Build the initial state from validated arguments."""
+
+    @abstractmethod
+    def from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state written by ``State.to_json``."""
+
+    @abstractmethod
+    def describe(self, action: Action) -> str:
+        """A short sentence for people, e.g. ``"Bid 7 pesos"``."""
+
+    def __repr__(self) -> str:
+        return f"<Engine {self.slug} v{self.version}>"
