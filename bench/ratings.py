@@ -1,0 +1,173 @@
+"""Sequential rating of synthetic 4-player games, per system: games per second.
+
+    python -m bench.ratings [--games 100000] [--system elo] [--seed 7]
+
+Recomputing a scope replays every finished game in order, so its speed is
+bounded by the pure rating functions. Each measurement here rates the same
+deterministic game log from scratch, keeping a dict of current ratings:
+
+- ``pure``: ``ratings.systems`` functions, exactly as persistence calls them;
+- ``package``: the bare library call with library objects kept between games
+  (no conversion, no validation), i.e. what the package alone costs. Its time
+  over the pure time is the share spent inside the package.
+
+A later measurement (recompute through the database) plugs into
+:data:`MEASUREMENTS` with the same signature. Prints a table; not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import trueskill
+from openskill.models import PlackettLuce
+
+from engines import ranks_from_scores
+from ratings.systems import SYSTEMS, RatingSystem
+
+TARGET_GAMES_PER_SECOND = {"elo": 3000.0, "openskill": 3000.0}
+
+
+@dataclass(frozen=True, slots=True)
+class SyntheticGame:
+    """One finished game: competitor ids by seat and their ranks (1 = best)."""
+
+    seats: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Measurement:
+    """Time to rate the whole log once, and the final ratings for cross-checks."""
+
+    seconds: float
+    final: dict[int, Any]
+
+
+def synthetic_games(
+    games: int, players: int = 4, pool: int = 200, seed: int = 7
+) -> list[SyntheticGame]:
+    """A deterministic log: a pool with hidden skills, noisy integer scores.
+
+    Skill differences make ratings drift apart as in a real ladder (so the
+    math sees varied inputs, not 1500 everywhere), and rounding scores gives
+    the occasional tie.
+    """
+    rng = random.Random(seed)
+    skill = [rng.gauss(0.0, 1.0) for _ in range(pool)]
+    log = []
+    for _ in range(games):
+        seats = tuple(rng.sample(range(pool), players))
+        scores = [round(30.0 * skill[seat] + rng.gauss(0.0, 30.0)) for seat in seats]
+        log.append(SyntheticGame(seats, tuple(ranks_from_scores(scores))))
+    return log
+
+
+def measure_pure(system: RatingSystem, log: Sequence[SyntheticGame]) -> Measurement:
+    """Rate the log with the ``ratings.systems`` function of ``system``."""
+    params = system.params()
+    initial = system.initial_rating(params)
+    rate = system.rate
+    current: dict[int, Any] = {}
+    start = time.perf_counter()
+    for game in log:
+        before = [current.get(seat, initial) for seat in game.seats]
+        after = rate(before, list(game.ranks), **params)
+        for seat, rating in zip(game.seats, after, strict=True):
+            current[seat] = rating
+    return Measurement(time.perf_counter() - start, current)
+
+
+def measure_package(system: RatingSystem, log: Sequence[SyntheticGame]) -> Measurement | None:
+    """Rate the log with the bare library call; None for our own Elo (no package)."""
+    params = system.params()
+    if system.name == "trueskill":
+        env = trueskill.TrueSkill(backend=None, **params)
+        new: Callable[[], Any] = env.create_rating
+
+        def rate(rated: list[Any], ranks: list[int]) -> list[Any]:
+            return [group[0] for group in env.rate([(r,) for r in rated], ranks=ranks)]
+
+    elif system.name == "openskill":
+        model = PlackettLuce(**params)
+        new = model.rating
+
+        def rate(rated: list[Any], ranks: list[int]) -> list[Any]:
+            return [team[0] for team in model.rate([[r] for r in rated], ranks=ranks)]
+
+    else:
+        return None
+    current: dict[int, Any] = {}
+    start = time.perf_counter()
+    for game in log:
+        before = [current[seat] if seat in current else new() for seat in game.seats]
+        for seat, rating in zip(game.seats, rate(before, list(game.ranks)), strict=True):
+            current[seat] = rating
+    seconds = time.perf_counter() - start
+    return Measurement(seconds, {seat: (r.mu, r.sigma) for seat, r in current.items()})
+
+
+MEASUREMENTS: dict[str, Callable[[RatingSystem, Sequence[SyntheticGame]], Measurement | None]] = {
+    "pure": measure_pure,
+    "package": measure_package,
+}
+
+
+def largest_difference(a: dict[int, Any], b: dict[int, Any]) -> float:
+    """Largest |mu| or |sigma| gap between two runs' final ratings (inf if rosters differ).
+
+    The pure TrueSkill path rebuilds ``Rating(mu, sigma)`` each game, as the
+    database will, while the bare path keeps the package's (pi, tau) form, so
+    the two may differ in the last bits; anything larger would be a bug.
+    """
+    if a.keys() != b.keys():
+        return float("inf")
+    return max(abs(x - y) for key in a for x, y in zip(a[key], b[key], strict=True))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--pool", type=int, default=200, help="competitors in the pool")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--system", action="append", choices=sorted(SYSTEMS))
+    args = parser.parse_args()
+
+    log = synthetic_games(args.games, pool=args.pool, seed=args.seed)
+    tied = sum(len(set(game.ranks)) < len(game.ranks) for game in log)
+    print(
+        f"{len(log)} games, 4 players, pool {args.pool}, seed {args.seed}, "
+        f"{100 * tied / len(log):.1f}% with a tie"
+    )
+    header = f"{'system':<10} {'measurement':<12} {'seconds':>8} {'games/s':>9}  note"
+    print(header)
+    for name in args.system or list(SYSTEMS):
+        system = SYSTEMS[name]
+        results: dict[str, Measurement] = {}
+        for label, measure in MEASUREMENTS.items():
+            measurement = measure(system, log)
+            if measurement is None:
+                continue
+            results[label] = measurement
+            rate = len(log) / measurement.seconds
+            note = ""
+            if label == "pure" and name in TARGET_GAMES_PER_SECOND:
+                target = TARGET_GAMES_PER_SECOND[name]
+                note = f"target {target:.0f}: {'met' if rate >= target else 'MISSED'}"
+            elif label != "pure":
+                share = measurement.seconds / results["pure"].seconds
+                gap = largest_difference(measurement.final, results["pure"].final)
+                note = (
+                    f"package = {100 * share:.0f}% of pure time; "
+                    f"final ratings differ by <= {gap:.1e}"
+                )
+            print(f"{name:<10} {label:<12} {measurement.seconds:>8.2f} {rate:>9.0f}  {note}")
+
+
+if __name__ == "__main__":
+    main()
