@@ -1,0 +1,218 @@
+"""What the seat to move may do now: one short list per phase and sub-decision.
+
+Compound turns are split (see ``docs/engines/cargo_noir.md``):
+
+* phase I (``"ships"``): ``resolve`` one ship by where it is; a black-market
+  ship then asks ``market_swap``/``market_draw``; an outbid port ship asks
+  ``raise``/``withdraw``;
+* phase II (``"smuggle"``): ``start_combination``, then ``add`` one good at a
+  time and ``smuggle``; ``buy`` one card at a time; ``end_smuggling``;
+  then (``"discard"``) ``discard`` one good at a time down to capacity;
+* phase III (``"send"``): ``send`` one ship to a place, then ``bid`` at a port.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import NO_PENDING, PENDING_MARKET
+from .data import (
+    BID_WINDOW,
+    BLACK_MARKET,
+    CARDS,
+    CASINO,
+    MAX_COMBINATION,
+    TOKENS,
+    WAREHOUSE,
+    WAREHOUSE_BASE_SLOTS,
+    WAREHOUSE_SLOTS_PER_CARD,
+    WILD,
+)
+
+Action = dict[str, Any]
+
+_RESOLVE_CASINO: Action = {"type": "resolve", "at": CASINO}
+_RESOLVE_MARKET: Action = {"type": "resolve", "at": BLACK_MARKET}
+_SEND_CASINO: Action = {"type": "send", "to": CASINO}
+_SEND_MARKET: Action = {"type": "send", "to": BLACK_MARKET}
+
+
+class LegalActionsMixin:
+    """Legal actions and the small rule queries they rest on."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------- queries
+    def capacity(self, seat: int) -> int:
+        """Warehouse slots: 6 plus 2 per Warehouse card."""
+        return WAREHOUSE_BASE_SLOTS + WAREHOUSE_SLOTS_PER_CARD * self.cards[seat][WAREHOUSE]
+
+    def ships_at_ports(self, seat: int) -> int:
+        return sum(1 for bids in self.port_bids if bids[seat])
+
+    def ships_available(self, seat: int) -> int:
+        """Ships at home (not at the casino, the black market or a port)."""
+        return (
+            self.ships[seat]
+            - self.at_casino[seat]
+            - self.at_market[seat]
+            - self.ships_at_ports(seat)
+        )
+
+    def ships_to_resolve(self, seat: int) -> bool:
+        """Whether ``seat`` still has a ship to resolve in phase I."""
+        if self.at_casino[seat] or self.at_market[seat]:
+            return True
+        resolved = self.resolved
+        return any(bids[seat] and p not in resolved for p, bids in enumerate(self.port_bids))
+
+    def is_last_round(self) -> bool:
+        return self.round == self.rounds
+
+    def buying_power(self, seat: int) -> int:
+        """Credit smuggled this phase, plus the safe's coins in the last round."""
+        return self.credit + (self.coins[seat] if self.round == self.rounds else 0)
+
+    def can_buy(self, seat: int, card: int) -> bool:
+        spec = CARDS[card]
+        if self.cards_left[card] <= 0:
+            return False
+        if spec.per_player and self.cards[seat][card] >= spec.per_player:
+            return False
+        return spec.cost <= self.buying_power(seat)
+
+    def has_smuggling_choice(self, seat: int) -> bool:
+        """Phase II has a decision: a good to smuggle or a card to buy."""
+        if any(self.warehouse[seat]):
+            return True
+        return any(self.can_buy(seat, c) for c in range(len(CARDS)))
+
+    def market_draw_possible(self) -> bool:
+        return self.bag_size + self.discard_size > 0
+
+    def highest_other_bid(self, port: int, seat: int) -> int:
+        bids = self.port_bids[port]
+        return max((b for s, b in enumerate(bids) if s != seat), default=0)
+
+    def can_send_to_port(self, seat: int, port: int) -> bool:
+        """At most one ship per port, not where abandoned, and a bid of max + 1 affordable."""
+        bids = self.port_bids[port]
+        if bids[seat] or port in self.abandoned:
+            return False
+        return self.coins[seat] >= max(bids) + 1
+
+    # ------------------------------------------------------- legal actions
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.draws or self.phase == "over" or seat != self.seat:
+            return []
+        cached = self._legal
+        if cached is None:
+            cached = self._legal = self._compute_legal(seat)
+        return list(cached)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == "ships":
+            if self.pending == PENDING_MARKET:
+                return self._market_choices(seat)
+            if self.pending != NO_PENDING:
+                return self._outbid_choices(seat, self.pending)
+            return self._resolve_choices(seat)
+        if phase == "smuggle":
+            if self.combo_kind is not None:
+                return self._combination_choices(seat)
+            return self._smuggle_menu(seat)
+        if phase == "discard":
+            return [
+                {"type": "discard", "good": TOKENS[g]}
+                for g, count in enumerate(self.warehouse[seat])
+                if count
+            ]
+        if phase == "send":
+            if self.pending != NO_PENDING:
+                return self._bid_choices(seat, self.pending)
+            return self._send_choices(seat)
+        return []
+
+    def _resolve_choices(self, seat: int) -> list[Action]:
+        actions = []
+        if self.at_casino[seat]:
+            actions.append(dict(_RESOLVE_CASINO))
+        if self.at_market[seat]:
+            actions.append(dict(_RESOLVE_MARKET))
+        resolved = self.resolved
+        for p, bids in enumerate(self.port_bids):
+            if bids[seat] and p not in resolved:
+                actions.append({"type": "resolve", "at": self.ports[p].name})
+        return actions
+
+    def _market_choices(self, seat: int) -> list[Action]:
+        held = self.warehouse[seat]
+        on_display = sorted(set(self.market))
+        actions: list[Action] = [
+            {"type": "market_swap", "give": TOKENS[give], "take": TOKENS[take]}
+            for give, count in enumerate(held)
+            if count
+            for take in on_display
+            if take != give
+        ]
+        if self.market_draw_possible():
+            actions.append({"type": "market_draw"})
+        if not actions:
+            actions.append({"type": "market_skip"})
+        return actions
+
+    def _outbid_choices(self, seat: int, port: int) -> list[Action]:
+        name = self.ports[port].name
+        least = max(1, self.highest_other_bid(port, seat) + 1 - self.port_bids[port][seat])
+        most = min(self.coins[seat], least + BID_WINDOW - 1)
+        actions: list[Action] = [
+            {"type": "raise", "port": name, "add": add} for add in range(least, most + 1)
+        ]
+        actions.append({"type": "withdraw", "port": name})
+        return actions
+
+    def _smuggle_menu(self, seat: int) -> list[Action]:
+        actions: list[Action] = []
+        if any(self.warehouse[seat]):
+            actions.append({"type": "start_combination", "kind": "same"})
+            actions.append({"type": "start_combination", "kind": "different"})
+        actions += [
+            {"type": "buy", "card": card.name}
+            for c, card in enumerate(CARDS)
+            if self.can_buy(seat, c)
+        ]
+        actions.append({"type": "end_smuggling"})
+        return actions
+
+    def _combination_choices(self, seat: int) -> list[Action]:
+        combo = self.combo
+        held = self.warehouse[seat]
+        actions: list[Action] = []
+        if len(combo) < MAX_COMBINATION:
+            if self.combo_kind == "same":
+                fixed = next((g for g in combo if g != WILD), None)
+                goods = range(WILD) if fixed is None else (fixed,)
+            else:
+                goods = [g for g in range(WILD) if g not in combo]
+            actions = [{"type": "add", "good": TOKENS[g]} for g in goods if held[g]]
+            if held[WILD]:
+                actions.append({"type": "add", "good": "wild"})
+        if combo:
+            actions.append({"type": "smuggle"})
+        return actions
+
+    def _send_choices(self, seat: int) -> list[Action]:
+        actions = [dict(_SEND_CASINO), dict(_SEND_MARKET)]
+        actions += [
+            {"type": "send", "to": port.name}
+            for p, port in enumerate(self.ports)
+            if self.can_send_to_port(seat, p)
+        ]
+        return actions
+
+    def _bid_choices(self, seat: int, port: int) -> list[Action]:
+        name = self.ports[port].name
+        least = max(self.port_bids[port]) + 1
+        most = min(self.coins[seat], least + BID_WINDOW - 1)
+        return [{"type": "bid", "port": name, "coins": c} for c in range(least, most + 1)]
