@@ -1,0 +1,82 @@
+"""Ship cards: the deck and discard pile (secret), drawn one card at a time by chance.
+
+The deck is kept as counts per company, not as an order: each draw is a
+chance event whose outcomes are the companies left in the deck, weighted by
+how many cards of each remain -- the same as drawing the top card of a
+shuffled deck, with no order to hide. When the deck is empty and a card is
+needed, the discard pile becomes the deck ("reshuffle"); when both are empty
+nothing more is drawn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .rules import COMPANIES, COMPANY_INDEX, HAND_SIZE
+
+if TYPE_CHECKING:
+    from engines.base import Action
+
+    from .state import BataviaState
+
+
+def card_outcomes(st: BataviaState) -> list[tuple[Action, float]]:
+    deck = st.hidden["deck"]
+    total = sum(deck.values())
+    return [
+        ({"type": "card", "company": name}, deck[name] / total) for name in COMPANIES if deck[name]
+    ]
+
+
+def stock_ready(st: BataviaState) -> bool:
+    """Whether a card can be drawn, reshuffling the discard pile into the deck if needed."""
+    if st.deck_size:
+        return True
+    if not st.discard_size:
+        return False
+    hidden = st.hidden
+    hidden["deck"], hidden["discard"] = hidden["discard"], hidden["deck"]
+    st.deck_size, st.discard_size = st.discard_size, 0
+    st.events.append({"type": "reshuffled", "cards": st.deck_size})
+    return True
+
+
+def discard(st: BataviaState, company: int, count: int) -> None:
+    st.hidden["discard"][COMPANIES[company]] += count
+    st.discard_size += count
+
+
+def apply_card(st: BataviaState, company: str) -> None:
+    """Take one card of ``company`` off the deck for the pending deal, lot or draw."""
+    st.hidden["deck"][company] -= 1
+    st.deck_size -= 1
+    phase = st.phase
+    if phase == "draw":
+        seat = st.turn
+        st.private[seat]["hand"][company] += 1
+        st.hand_size[seat] += 1
+        st.events.append({"type": "drew", "seat": seat})
+        st.draw_index += 1
+        st.draw_left -= 1
+        from .turn import continue_draw
+
+        continue_draw(st, seat)
+    elif phase == "lot":
+        st.lot[COMPANY_INDEX[company]] += 1
+        st.events.append({"type": "lot_card", "company": company})
+        st.lot_drawn += 1
+        st.lot_left -= 1
+        from .auction import continue_lot
+
+        continue_lot(st)
+    else:  # deal
+        n = st.num_players
+        seat = st.deal_index % n
+        st.private[seat]["hand"][company] += 1
+        st.hand_size[seat] += 1
+        st.events.append({"type": "dealt", "seat": seat})
+        st.deal_index += 1
+        if st.deal_index == HAND_SIZE * n:
+            from .flow import start_round
+
+            start_round(st)
