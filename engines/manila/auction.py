@@ -1,0 +1,134 @@
+"""The auction for harbor master and the harbor master's three duties.
+
+Bids are listed in pages so that no list exceeds 50 entries while every
+affordable bid stays reachable: a page holds up to 48 consecutive amounts
+starting just above the high bid, plus ``more_bids`` (next page) when higher
+bids are affordable, plus ``pass``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import data, flow
+from .money import available, pay
+
+if TYPE_CHECKING:
+    from .state import ManilaState
+
+BIDS_PER_PAGE = 48
+
+
+def bid_window(state: ManilaState, seat: int) -> tuple[int, int, int]:
+    """(lowest listed bid, highest listed bid, highest affordable bid)."""
+    top = available(state, seat)
+    low = state.high_bid + 1 + BIDS_PER_PAGE * state.bid_page
+    high = min(top, low + BIDS_PER_PAGE - 1)
+    return low, high, top
+
+
+def legal_auction(state: ManilaState) -> list[dict[str, Any]]:
+    low, high, top = bid_window(state, state.mover)
+    actions: list[dict[str, Any]] = [{"type": "bid", "amount": a} for a in range(low, high + 1)]
+    if top > high and high >= low:
+        actions.append({"type": "more_bids"})
+    actions.append({"type": "pass"})
+    return actions
+
+
+def apply_bid(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    state.high_bid = action["amount"]
+    state.high_bidder = seat
+    state.bid_page = 0
+    state.events.append({"type": "bid", "seat": seat, "amount": action["amount"]})
+    _next_bidder(state, seat)
+
+
+def apply_more_bids(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    state.bid_page += 1
+
+
+def apply_auction_pass(state: ManilaState, seat: int) -> None:
+    state.passed[seat] = True
+    state.bid_page = 0
+    state.events.append({"type": "pass", "seat": seat})
+    _next_bidder(state, seat)
+
+
+def _next_bidder(state: ManilaState, seat: int) -> None:
+    """Clockwise to the next player still in; the auction ends when one bidder is left."""
+    passed = state.passed
+    left = passed.count(False)
+    if left == 0 or (left == 1 and state.high_bidder >= 0 and not passed[state.high_bidder]):
+        flow.end_auction(state)
+        return
+    n = state.num_players
+    nxt = (seat + 1) % n
+    while passed[nxt]:
+        nxt = (nxt + 1) % n
+    state.mover = nxt
+
+
+# ------------------------------------------------------------ duties
+def legal_buy(state: ManilaState) -> list[dict[str, Any]]:
+    actions = [{"type": "buy", "good": data.GOODS[g]} for g in flow.buyable(state)]
+    actions.append({"type": "skip_buy"})
+    return actions
+
+
+def apply_buy(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    name = action["good"]
+    g = data.GOOD_INDEX[name]
+    cost = data.share_cost(state.prices[g])
+    pay(state, seat, cost)
+    state.supply[g] -= 1
+    state.shares[seat] += 1
+    state.bought[seat][g] += 1
+    state.private[seat]["shares"][name] += 1
+    state.events.append({"type": "bought", "seat": seat, "good": name, "price": cost})
+    state.phase = "ashore"
+
+
+def apply_skip_buy(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    state.events.append({"type": "skip_buy", "seat": seat})
+    state.phase = "ashore"
+
+
+def legal_ashore(state: ManilaState) -> list[dict[str, Any]]:
+    return [{"type": "leave_ashore", "good": name} for name in data.GOODS]
+
+
+def apply_leave_ashore(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    ashore = data.GOOD_INDEX[action["good"]]
+    state.loaded = [g != ashore for g in range(4)]
+    state.events.append({"type": "left_ashore", "good": action["good"]})
+    state.phase = "start_boats"
+
+
+def start_spaces(state: ManilaState, good: int) -> list[int]:
+    """Starting spaces for ``good`` that still let the others complete the sum of 9."""
+    placed = [p for g, p in enumerate(state.position) if state.loaded[g] and p >= 0]
+    after = sum(1 for g in range(4) if state.loaded[g] and state.position[g] < 0) - 1
+    used = sum(placed)
+    return [
+        k
+        for k in range(data.MAX_START + 1)
+        if 0 <= data.START_SUM - used - k <= data.MAX_START * after
+    ]
+
+
+def legal_start_boats(state: ManilaState) -> list[dict[str, Any]]:
+    return [
+        {"type": "start_boat", "good": data.GOODS[g], "space": k}
+        for g in range(4)
+        if state.loaded[g] and state.position[g] < 0
+        for k in start_spaces(state, g)
+    ]
+
+
+def apply_start_boat(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    g = data.GOOD_INDEX[action["good"]]
+    state.position[g] = action["space"]
+    state.events.append({"type": "boat_started", "good": action["good"], "space": action["space"]})
+    if all(state.position[g] >= 0 for g in range(4) if state.loaded[g]):
+        flow.start_placement(state)
