@@ -28,6 +28,7 @@ from .data import (
     TOKENS_PER_GOOD,
     rounds_for,
 )
+from .explain import explain
 from .legal import LegalActionsMixin
 from .play import PlayMixin
 from .scoring import best_card_vp, final_ranks, victory_points
@@ -106,6 +107,10 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
         self.events.append({"type": "setup", "ports": [port.name for port in self.ports]})
         self.events.append({"type": "turn", "round": 1, "seat": 0})
 
+    def forget_cached_actions(self) -> None:
+        """Drop the cached legal actions; call after editing fields directly (tests, tools)."""
+        self._legal = None
+
     def _reset_turn(self) -> None:
         """Clear what lasts only for the current seat's turn."""
         self.resolved: list[int] = []
@@ -141,6 +146,9 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
 
     def chance_key(self) -> str:
         return self.draws[0][2] if self.draws else ""
+
+    def explain_illegal(self, seat: int, action: dict[str, Any], legal: list) -> str:
+        return explain(self, seat, action, legal)
 
     # -------------------------------------------------------------- outcome
     def outcome(self) -> dict[str, list]:
