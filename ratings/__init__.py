@@ -1,0 +1,1 @@
+"""Ratings: the rating systems, the stored ratings and their changes per game."""

@@ -1,0 +1,1 @@
+"""Bots: registration, the protocol the referee speaks to them, and the pull API."""

@@ -1,0 +1,1 @@
+"""Admin pages for ``botapi``; each model registers here as it is added."""

@@ -1,0 +1,1 @@
+"""Bot models (owner, endpoint, shared secret, status); the bot issue adds them."""

@@ -1,0 +1,32 @@
+"""The one ASGI application: HTTP goes to Django, websockets to Channels.
+
+Run it with ``uvicorn harbormaster.asgi:application``. Websocket routes live
+in :mod:`tournaments.routing`; they authenticate with the Django session and
+accept only origins in ALLOWED_HOSTS.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
+
+# Django must be set up before anything imports models (consumers do).
+django_http_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tournaments.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_http_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

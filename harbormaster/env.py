@@ -1,0 +1,139 @@
+"""Reading Harbormaster's configuration from environment variables.
+
+Settings call the pure functions here, so the parsing can be tested without
+reloading Django, and :data:`ENV_VARS` is the one list of every variable the
+settings read (docker-compose.yml is checked against it).
+
+An empty value counts as unset, so ``make test DATABASE_URL= REDIS_URL=`` runs
+with the embedded defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+ENV_VARS: tuple[str, ...] = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "HTTPS",
+    "HSTS_SECONDS",
+    "TRUST_X_FORWARDED_PROTO",
+    "LOG_LEVEL",
+)
+"""Every environment variable that ``harbormaster/settings.py`` reads."""
+
+DEV_SECRET_KEY = "django-insecure-harbormaster-development-only-key-never-deploy-it"
+"""Used only when DEBUG is on and SECRET_KEY is unset; `check --deploy` flags its prefix."""
+
+DEFAULT_ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+def read(environ: Mapping[str, str], name: str) -> str | None:
+    """The variable's value, or None when it is unset or empty."""
+    if name not in ENV_VARS:
+        raise KeyError(f"{name} is not in ENV_VARS; add it there so the list stays complete")
+    value = environ.get(name, "").strip()
+    return value or None
+
+
+def as_bool(environ: Mapping[str, str], name: str, default: bool) -> bool:
+    """A yes/no variable; anything but the usual words is an error, not a guess."""
+    value = read(environ, name)
+    if value is None:
+        return default
+    word = value.lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r} is not a yes/no value (use 1 or 0)")
+
+
+def as_int(environ: Mapping[str, str], name: str, default: int) -> int:
+    """A whole-number variable."""
+    value = read(environ, name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number") from None
+
+
+def as_list(environ: Mapping[str, str], name: str, default: list[str]) -> list[str]:
+    """A comma-separated variable, blanks dropped."""
+    value = read(environ, name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def secret_key(environ: Mapping[str, str], debug: bool) -> str:
+    """SECRET_KEY; the development default only while DEBUG is on."""
+    value = read(environ, "SECRET_KEY")
+    if value is not None:
+        return value
+    if debug:
+        return DEV_SECRET_KEY
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is off "
+        "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))')"
+    )
+
+
+def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
+    """The default database: DATABASE_URL, else a SQLite file in ``base_dir``."""
+    url = read(environ, "DATABASE_URL") or f"sqlite:///{base_dir / 'db.sqlite3'}"
+    config = dj_database_url.parse(url)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # Wait for a writer instead of failing at once when the demo's web server
+        # and an eager task write together.
+        config.setdefault("OPTIONS", {})["timeout"] = 20
+    return config
+
+
+def channel_layers(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Redis channel layer when REDIS_URL is set, else the in-process one."""
+    url = read(environ, "REDIS_URL")
+    if url is None:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [url], "prefix": "harbormaster"},
+        }
+    }
+
+
+def celery(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Broker, result backend and eagerness of Celery (CELERY_* settings, prefix dropped).
+
+    With REDIS_URL set, Redis is broker and result backend. Without it, tasks
+    run eagerly in the calling process (``task_always_eager``): the demo needs
+    no server and no worker, at the price of running each task inline.
+    """
+    url = read(environ, "REDIS_URL")
+    if url is None:
+        return {
+            "BROKER_URL": "memory://",
+            "RESULT_BACKEND": None,
+            "TASK_ALWAYS_EAGER": True,
+            "TASK_EAGER_PROPAGATES": True,
+        }
+    return {
+        "BROKER_URL": url,
+        "RESULT_BACKEND": url,
+        "TASK_ALWAYS_EAGER": False,
+        "TASK_EAGER_PROPAGATES": False,
+    }

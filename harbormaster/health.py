@@ -1,0 +1,98 @@
+"""Health checks of the services Harbormaster depends on.
+
+Each check really talks to its service (a query, a message through the
+channel layer, a broker connection) with a short time limit, and reports what
+it found rather than raising, so ``/healthz`` can name the one that failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+from kombu import Connection
+
+TIMEOUT_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one check: whether the service answered, and what it said."""
+
+    ok: bool
+    detail: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"ok": self.ok, "detail": self.detail}
+
+
+def _guarded(check: Callable[[], str]) -> CheckResult:
+    """Run ``check``; its text on success, the error's on failure."""
+    try:
+        return CheckResult(True, check())
+    except Exception as exc:  # any failure of a dependency is a health result
+        return CheckResult(False, f"{type(exc).__name__}: {exc}")
+
+
+def check_database() -> CheckResult:
+    """One round trip to the default database."""
+
+    def query() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+        return connection.vendor
+
+    return _guarded(query)
+
+
+def check_channel_layer() -> CheckResult:
+    """Send a message to a fresh channel and read it back."""
+
+    async def round_trip() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            raise RuntimeError("CHANNEL_LAYERS has no default layer")
+        channel = await layer.new_channel(prefix="healthz.")
+        token = uuid.uuid4().hex
+        await layer.send(channel, {"type": "healthz", "token": token})
+        message = await layer.receive(channel)
+        if message.get("token") != token:
+            raise RuntimeError("channel layer returned a different message")
+
+    def run() -> str:
+        async_to_sync(asyncio.wait_for)(round_trip(), TIMEOUT_SECONDS)
+        return type(get_channel_layer()).__name__
+
+    return _guarded(run)
+
+
+def check_broker() -> CheckResult:
+    """Connect to the Celery broker; in eager mode there is none to ask."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return CheckResult(True, "no broker: tasks run eagerly in-process (REDIS_URL unset)")
+
+    def connect() -> str:
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=TIMEOUT_SECONDS) as conn:
+            conn.ensure_connection(max_retries=1, timeout=TIMEOUT_SECONDS)
+            return conn.as_uri()  # the password is masked
+
+    return _guarded(connect)
+
+
+CHECKS: dict[str, Callable[[], CheckResult]] = {
+    "database": check_database,
+    "channel_layer": check_channel_layer,
+    "broker": check_broker,
+}
+
+
+def run_checks() -> dict[str, CheckResult]:
+    """Every check by name, in a fixed order."""
+    return {name: check() for name, check in CHECKS.items()}

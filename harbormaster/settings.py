@@ -1,0 +1,177 @@
+"""Django settings for Harbormaster.
+
+Everything that differs between a laptop and a deployment comes from the
+environment variables listed in :data:`harbormaster.env.ENV_VARS`. With none
+set, the embedded defaults run the whole service on Python alone: SQLite in the
+project folder, an in-memory channel layer and Celery in eager mode. See
+``docs/architecture.md`` for the two modes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from harbormaster import env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+ENVIRON = os.environ
+
+# --- core -------------------------------------------------------------------
+
+DEBUG = env.as_bool(ENVIRON, "DEBUG", default=True)
+SECRET_KEY = env.secret_key(ENVIRON, debug=DEBUG)
+ALLOWED_HOSTS = env.as_list(ENVIRON, "ALLOWED_HOSTS", default=env.DEFAULT_ALLOWED_HOSTS)
+CSRF_TRUSTED_ORIGINS = env.as_list(ENVIRON, "CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "channels",
+    "harbormaster",
+    "tournaments",
+    "botapi",
+    "ratings",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "harbormaster.urls"
+WSGI_APPLICATION = "harbormaster.wsgi.application"
+ASGI_APPLICATION = "harbormaster.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- data -------------------------------------------------------------------
+
+DATABASES = {"default": env.database(ENVIRON, BASE_DIR)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env.read(ENVIRON, "REDIS_URL")
+CHANNEL_LAYERS = env.channel_layers(ENVIRON)
+
+_celery = env.celery(ENVIRON)
+CELERY_BROKER_URL = _celery["BROKER_URL"]
+CELERY_RESULT_BACKEND = _celery["RESULT_BACKEND"]
+CELERY_TASK_ALWAYS_EAGER = _celery["TASK_ALWAYS_EAGER"]
+CELERY_TASK_EAGER_PROPAGATES = _celery["TASK_EAGER_PROPAGATES"]
+# A task is acknowledged only once it has run, and given back to the queue if
+# its worker dies, so a killed worker delays work and never loses it.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_EXPIRES = 3600
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+
+# --- auth -------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "admin:login"
+
+# --- i18n, static -----------------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed files need `collectstatic` first (the Dockerfile runs
+    # it); while DEBUG is on, WhiteNoise serves the source files directly.
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# --- API --------------------------------------------------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Harbormaster API",
+    "DESCRIPTION": "Bots, games, tournaments and ratings.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- security ---------------------------------------------------------------
+
+# HTTPS=1 says the site is reached over HTTPS: cookies become secure, plain
+# HTTP is redirected and browsers are told (HSTS) to use HTTPS only.
+HTTPS = env.as_bool(ENVIRON, "HTTPS", default=False)
+SECURE_SSL_REDIRECT = HTTPS
+# Load balancers and orchestrators probe health over plain HTTP from inside.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env.as_int(ENVIRON, "HSTS_SECONDS", default=31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SECURE_HSTS_PRELOAD = HTTPS
+# Only behind a proxy that sets X-Forwarded-Proto itself (and strips a client's).
+if env.as_bool(ENVIRON, "TRUST_X_FORWARDED_PROTO", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+# --- logging ----------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.read(ENVIRON, "LOG_LEVEL") or "INFO"},
+}

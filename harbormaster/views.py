@@ -1,0 +1,29 @@
+"""Project-level pages: the home page and the health endpoint."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+import engines
+from harbormaster.health import run_checks
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """What Harbormaster is, and the games it referees."""
+    return render(request, "home.html", {"engines": engines.all_engines()})
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when the database, channel layer and broker all answer; 503 naming the failures."""
+    results = run_checks()
+    failed = [name for name, result in results.items() if not result.ok]
+    body: dict[str, object] = {name: result.as_dict() for name, result in results.items()}
+    body["status"] = "fail" if failed else "ok"
+    body["failed"] = failed
+    return JsonResponse(body, status=503 if failed else 200)

@@ -1,0 +1,1 @@
+"""Admin pages for ``ratings``; each model registers here as it is added."""

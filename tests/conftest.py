@@ -1,0 +1,36 @@
+"""Suite-wide pytest hooks: which servers this run talks to, and skipping what needs one.
+
+Tests marked ``postgres`` need DATABASE_URL to point at PostgreSQL; tests
+marked ``redis`` need REDIS_URL. Without them the suite still runs on the
+embedded defaults (SQLite, in-memory channel layer, eager Celery) and those
+tests are skipped with the reason shown in the summary (``-ra``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+
+
+def _database_vendor() -> str:
+    from django.db import connection
+
+    return connection.vendor
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    redis = settings.REDIS_URL or "unset (in-memory channel layer, eager Celery)"
+    return [f"harbormaster: database {_database_vendor()}, REDIS_URL {redis}"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    needs_postgres = pytest.mark.skip(
+        reason="needs PostgreSQL: DATABASE_URL is unset or not postgres:// (make test sets it)"
+    )
+    needs_redis = pytest.mark.skip(reason="needs Redis: REDIS_URL is unset (make test sets it)")
+    on_postgres = _database_vendor() == "postgresql"
+    for item in items:
+        if item.get_closest_marker("postgres") and not on_postgres:
+            item.add_marker(needs_postgres)
+        if item.get_closest_marker("redis") and not settings.REDIS_URL:
+            item.add_marker(needs_redis)

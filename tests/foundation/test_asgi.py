@@ -1,0 +1,52 @@
+"""The one ASGI application: HTTP reaches Django, websockets reach the Channels router."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+
+from harbormaster.asgi import application
+
+# Channels closes stale database connections around every websocket event.
+pytestmark = pytest.mark.django_db
+
+
+def test_http_is_served_by_django() -> None:
+    async def fetch():
+        communicator = HttpCommunicator(application, "GET", "/", headers=[(b"host", b"localhost")])
+        return await communicator.get_response(timeout=10)
+
+    response = async_to_sync(fetch)()
+    assert response["status"] == 200
+    assert b"<h1>Harbormaster</h1>" in response["body"]
+
+
+def test_websocket_from_foreign_origin_is_refused() -> None:
+    """The origin check runs before any route: a cross-site page cannot open a socket."""
+
+    async def connect():
+        communicator = WebsocketCommunicator(
+            application, "/ws/anything/", headers=[(b"origin", b"https://evil.example")]
+        )
+        connected, _ = await communicator.connect(timeout=5)
+        await communicator.disconnect()
+        return connected
+
+    assert async_to_sync(connect)() is False
+
+
+def test_websocket_to_unknown_route_is_refused() -> None:
+    async def connect():
+        communicator = WebsocketCommunicator(
+            application, "/ws/no-such-route/", headers=[(b"origin", b"http://localhost")]
+        )
+        try:
+            connected, _ = await communicator.connect(timeout=5)
+        except ValueError as exc:  # the URL router raises for a path it does not know
+            return str(exc)
+        await communicator.disconnect()
+        return connected
+
+    outcome = async_to_sync(connect)()
+    assert outcome is False or "No route found" in outcome

@@ -1,0 +1,104 @@
+"""Parsing of the environment variables that configure the service (harbormaster/env.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from harbormaster import env
+
+BASE = Path("/srv/harbormaster")
+SETTINGS_FILE = Path(__file__).resolve().parents[2] / "harbormaster" / "settings.py"
+
+
+def test_database_defaults_to_sqlite_file_in_project_folder() -> None:
+    config = env.database({}, BASE)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert Path(config["NAME"]) == BASE / "db.sqlite3"
+
+
+def test_empty_database_url_counts_as_unset() -> None:
+    assert env.database({"DATABASE_URL": "  "}, BASE)["NAME"] == str(BASE / "db.sqlite3")
+
+
+@pytest.mark.parametrize("scheme", ["postgres", "postgresql"])
+def test_database_url_postgres(scheme: str) -> None:
+    url = f"{scheme}://hm:s3cret@db.example:5433/harbor"
+    config = env.database({"DATABASE_URL": url}, BASE)
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("harbor", "hm", "s3cret")
+    assert (config["HOST"], config["PORT"]) == ("db.example", 5433)
+
+
+def test_database_url_sqlite_elsewhere() -> None:
+    config = env.database({"DATABASE_URL": "sqlite:////tmp/other.db"}, BASE)
+    assert (config["ENGINE"], config["NAME"]) == ("django.db.backends.sqlite3", "/tmp/other.db")
+
+
+def test_without_redis_layer_is_in_memory_and_celery_eager() -> None:
+    assert env.channel_layers({})["default"]["BACKEND"].endswith("InMemoryChannelLayer")
+    celery = env.celery({"REDIS_URL": ""})
+    assert celery["TASK_ALWAYS_EAGER"] is True
+    assert celery["RESULT_BACKEND"] is None
+
+
+def test_with_redis_layer_broker_and_results_use_it() -> None:
+    url = "redis://cache.example:6380/3"
+    layer = env.channel_layers({"REDIS_URL": url})["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert layer["CONFIG"]["hosts"] == [url]
+    celery = env.celery({"REDIS_URL": url})
+    assert (celery["BROKER_URL"], celery["RESULT_BACKEND"]) == (url, url)
+    assert celery["TASK_ALWAYS_EAGER"] is False
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("1", True), ("yes", True), ("ON", True), ("0", False), ("off", False)]
+)
+def test_bool_words(value: str, expected: bool) -> None:
+    assert env.as_bool({"DEBUG": value}, "DEBUG", default=not expected) is expected
+
+
+def test_bool_refuses_unknown_word() -> None:
+    with pytest.raises(ImproperlyConfigured, match="DEBUG='maybe'"):
+        env.as_bool({"DEBUG": "maybe"}, "DEBUG", default=False)
+
+
+def test_int_and_list_parsing() -> None:
+    assert env.as_int({"HSTS_SECONDS": "60"}, "HSTS_SECONDS", default=0) == 60
+    with pytest.raises(ImproperlyConfigured):
+        env.as_int({"HSTS_SECONDS": "a minute"}, "HSTS_SECONDS", default=0)
+    hosts = env.as_list({"ALLOWED_HOSTS": "a.example, b.example,,"}, "ALLOWED_HOSTS", default=[])
+    assert hosts == ["a.example", "b.example"]
+    assert env.as_list({}, "ALLOWED_HOSTS", default=["x"]) == ["x"]
+
+
+def test_secret_key_default_only_in_debug() -> None:
+    assert env.secret_key({}, debug=True) == env.DEV_SECRET_KEY
+    assert env.secret_key({"SECRET_KEY": "given"}, debug=False) == "given"
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        env.secret_key({}, debug=False)
+
+
+def test_reading_an_unlisted_variable_is_a_programming_error() -> None:
+    with pytest.raises(KeyError, match="ENV_VARS"):
+        env.read({}, "NOT_A_SETTING")
+
+
+def test_env_vars_is_exactly_what_settings_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Load settings.py afresh, recording every variable it asks for."""
+    asked: set[str] = set()
+    original = env.read
+
+    def recording_read(environ, name):
+        asked.add(name)
+        return original(environ, name)
+
+    monkeypatch.setattr(env, "read", recording_read)
+    spec = importlib.util.spec_from_file_location("settings_probe", SETTINGS_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert asked == set(env.ENV_VARS)

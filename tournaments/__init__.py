@@ -1,0 +1,1 @@
+"""Leagues, tournaments, games, seats and moves, and the referee that plays them."""
