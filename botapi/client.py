@@ -1,0 +1,381 @@
+"""The fault-proof HTTP client the referee uses to ask push bots for decisions.
+
+A bot is a stranger's server: it may be slow, dead, redirect us, answer
+HTML, gigabytes, another request's id or an illegal move. Whatever it does,
+:class:`BotClient` returns a :class:`CallResult` -- the decision or a fault
+with a human-readable detail, the latency and excerpts of both messages for
+the bot's owner -- and never raises because of the bot.
+
+Rules (bot protocol v1, ``docs/bot-protocol.md``):
+
+* one pooled ``httpx.Client`` per :class:`BotClient`, created lazily and safe
+  to share between threads; :func:`default_client` keeps one per address
+  policy for the whole process;
+* a hard deadline per call covering DNS, connect, TLS, sending and reading
+  (enforced at the socket level by :mod:`botapi.ssrf` and again while the
+  body streams in), not just per-phase timeouts;
+* the reply body is capped (64 KiB by default), redirects are never
+  followed (a 3xx is a fault), replies must be ``application/json``;
+* every connection passes the SSRF guard (:mod:`botapi.ssrf`);
+* a decision is asked exactly once: no retry, since a retry would be a
+  second decision.
+
+Choosing the default action after a fault (the first legal one) is the
+referee's job; :meth:`CallResult.action_or_default` helps.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from . import protocol
+from .signing import sign_headers
+from .ssrf import AddressPolicy, EndpointRefused, GuardedTransport, Resolver, deadline_scope
+from .ssrf import system_resolver as _system_resolver
+
+DEFAULT_MAX_REPLY_BYTES = 64 * 1024
+DEFAULT_EXCERPT_CHARS = 2000
+DEFAULT_NOTIFY_TIMEOUT_MS = 3000
+USER_AGENT = f"Harbormaster-Referee (bot protocol {protocol.PROTOCOL_VERSION})"
+
+
+class Fault(enum.StrEnum):
+    """Everything that can go wrong with one call to a bot."""
+
+    TIMEOUT = "timeout"
+    CONNECTION_ERROR = "connection_error"
+    HTTP_STATUS = "http_status"
+    INVALID_JSON = "invalid_json"
+    BAD_SCHEMA = "bad_schema"
+    WRONG_REQUEST_ID = "wrong_request_id"
+    ILLEGAL_ACTION = "illegal_action"
+    OVERSIZED = "oversized"
+    SSRF_REFUSED = "ssrf_refused"
+
+
+@dataclass(frozen=True, slots=True)
+class CallResult:
+    """What one call to a bot produced.
+
+    ``action``/``action_index`` are set for a good act reply (``action`` is
+    the referee's copy from ``legal_actions``); ``reply`` is the parsed JSON
+    of a good reply (a ping's name and version live there). On a fault,
+    ``fault`` and ``detail`` say what went wrong. The excerpts are truncated
+    texts of the request sent and the reply received, for the bot's owner.
+    """
+
+    kind: str
+    endpoint: str
+    action: dict[str, Any] | None = None
+    action_index: int | None = None
+    reply: Any = None
+    fault: Fault | None = None
+    detail: str = ""
+    latency_ms: float = 0.0
+    status_code: int | None = None
+    request_excerpt: str = ""
+    reply_excerpt: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.fault is None
+
+    def action_or_default(self, legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """The bot's action, or the default (first legal) one after a fault."""
+        if self.action is not None:
+            return self.action
+        return protocol.default_action(legal_actions)
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-ready summary to store on the move."""
+        return {
+            "kind": self.kind,
+            "fault": None if self.fault is None else str(self.fault),
+            "detail": self.detail,
+            "latency_ms": round(self.latency_ms, 1),
+            "status_code": self.status_code,
+            "action_index": self.action_index,
+            "request_excerpt": self.request_excerpt,
+            "reply_excerpt": self.reply_excerpt,
+        }
+
+
+def excerpt(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+class _Failure(Exception):
+    """Internal: ends an exchange with a fault."""
+
+    def __init__(self, fault: Fault, detail: str) -> None:
+        super().__init__(detail)
+        self.fault = fault
+        self.detail = detail
+
+
+@dataclass(slots=True)
+class _Exchange:
+    """The raw outcome of one POST before protocol checks."""
+
+    status_code: int | None = None
+    body: bytes = b""
+    content_type: str = ""
+    location: str = ""
+    latency_ms: float = 0.0
+
+
+class BotClient:
+    """Sends signed protocol requests to push bots (see module doc).
+
+    ``allow`` is the SSRF policy (:meth:`AddressPolicy.coerce` accepts a
+    setting value such as ``["loopback"]`` or ``True``). ``http`` lets tests
+    supply their own ``httpx.Client``; it then replaces the guarded
+    transport, so only pass one you trust. ``resolver`` replaces DNS (tests).
+    """
+
+    def __init__(
+        self,
+        *,
+        allow: Any = None,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        excerpt_chars: int = DEFAULT_EXCERPT_CHARS,
+        http: httpx.Client | None = None,
+        resolver: Resolver | None = None,
+    ) -> None:
+        self.policy = AddressPolicy.coerce(allow)
+        self.max_reply_bytes = max_reply_bytes
+        self.excerpt_chars = excerpt_chars
+        self._resolver = resolver
+        self._http = http
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ plumbing
+    @property
+    def http(self) -> httpx.Client:
+        """The pooled client, created on first use."""
+        if self._http is None:
+            with self._lock:
+                if self._http is None:
+                    transport = GuardedTransport(
+                        self.policy, resolver=self._resolver or _system_resolver
+                    )
+                    self._http = httpx.Client(
+                        transport=transport, follow_redirects=False, trust_env=False
+                    )
+        return self._http
+
+    def close(self) -> None:
+        with self._lock:
+            if self._http is not None:
+                self._http.close()
+                self._http = None
+
+    # ---------------------------------------------------------- public API
+    def act(
+        self,
+        endpoint: str,
+        secret: str | bytes,
+        request: Mapping[str, Any],
+        *,
+        timeout_ms: int | None = None,
+        explain: Callable[[dict[str, Any]], str] | None = None,
+    ) -> CallResult:
+        """Ask for one decision; ``timeout_ms`` defaults to the request's ``deadline_ms``.
+
+        ``explain(action)`` may give the engine's reason for an illegal action.
+        """
+
+        def decide(payload: Any) -> dict[str, Any]:
+            action, index = protocol.parse_act_reply(payload, request, explain)
+            return {"action": action, "action_index": index}
+
+        limit = request["deadline_ms"] if timeout_ms is None else timeout_ms
+        return self._call(endpoint, secret, request, limit, decide)
+
+    def ping(
+        self, endpoint: str, secret: str | bytes, *, timeout_ms: int = DEFAULT_NOTIFY_TIMEOUT_MS
+    ) -> CallResult:
+        """Health check; on success ``result.reply`` holds the bot's name and version."""
+        request = protocol.ping_request()
+        return self._call(
+            endpoint,
+            secret,
+            request,
+            timeout_ms,
+            lambda payload: {"reply": protocol.parse_ping_reply(payload, request)},
+        )
+
+    def notify(
+        self,
+        endpoint: str,
+        secret: str | bytes,
+        request: Mapping[str, Any],
+        *,
+        timeout_ms: int = DEFAULT_NOTIFY_TIMEOUT_MS,
+    ) -> CallResult:
+        """Send a ``start`` or ``finish`` message; any 2xx reply acknowledges it."""
+        return self._call(endpoint, secret, request, timeout_ms, None)
+
+    # ---------------------------------------------------------- internals
+    def _call(
+        self,
+        endpoint: str,
+        secret: str | bytes,
+        request: Mapping[str, Any],
+        timeout_ms: int,
+        interpret: Callable[[Any], dict[str, Any]] | None,
+    ) -> CallResult:
+        body = json.dumps(request, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        base: dict[str, Any] = {
+            "kind": str(request.get("kind", "")),
+            "endpoint": endpoint,
+            "request_excerpt": excerpt(body.decode("utf-8"), self.excerpt_chars),
+        }
+        exchange = _Exchange()
+        try:
+            self._post(endpoint, secret, body, timeout_ms, exchange)
+            fields = self._interpret(exchange, interpret)
+        except _Failure as failure:
+            fields = {"fault": failure.fault, "detail": failure.detail}
+        except protocol.ProtocolFault as fault:
+            fields = {"fault": Fault(fault.kind), "detail": fault.detail}
+        return CallResult(
+            **base,
+            **fields,
+            latency_ms=exchange.latency_ms,
+            status_code=exchange.status_code,
+            reply_excerpt=excerpt(
+                exchange.body.decode("utf-8", errors="replace"), self.excerpt_chars
+            ),
+        )
+
+    def _post(
+        self,
+        endpoint: str,
+        secret: str | bytes,
+        body: bytes,
+        timeout_ms: int,
+        exchange: _Exchange,
+    ) -> None:
+        """POST ``body`` and read the reply into ``exchange`` by the deadline."""
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "Accept-Encoding": "identity",
+            "User-Agent": USER_AGENT,
+            **sign_headers(secret, body),
+        }
+        seconds = max(timeout_ms, 1) / 1000
+        started = time.monotonic()
+        deadline = started + seconds
+        try:
+            with (
+                deadline_scope(deadline),
+                self.http.stream(
+                    "POST", endpoint, content=body, headers=headers, timeout=seconds
+                ) as response,
+            ):
+                exchange.status_code = response.status_code
+                exchange.content_type = response.headers.get("content-type", "")
+                exchange.location = response.headers.get("location", "")
+                self._read_body(response, deadline, exchange)
+        except _Failure:
+            raise
+        except EndpointRefused as exc:
+            raise _Failure(Fault.SSRF_REFUSED, str(exc)) from None
+        except httpx.TimeoutException as exc:
+            raise _Failure(
+                Fault.TIMEOUT, f"no complete reply within {timeout_ms} ms ({_describe(exc)})"
+            ) from None
+        except (httpx.HTTPError, httpx.InvalidURL, OSError) as exc:
+            raise _Failure(Fault.CONNECTION_ERROR, _describe(exc)) from None
+        except Exception as exc:  # a bot must never crash the referee
+            raise _Failure(Fault.CONNECTION_ERROR, f"unexpected error: {_describe(exc)}") from None
+        finally:
+            exchange.latency_ms = (time.monotonic() - started) * 1000
+
+    def _read_body(self, response: httpx.Response, deadline: float, exchange: _Exchange) -> None:
+        """Read at most the cap, stopping at the deadline, even if bytes trickle in."""
+        cap = self.max_reply_bytes
+        declared = response.headers.get("content-length", "")
+        success = 200 <= response.status_code < 300
+        if success and declared.isdigit() and int(declared) > cap:
+            raise _Failure(
+                Fault.OVERSIZED, f"reply declares {int(declared)} bytes; the limit is {cap}"
+            )
+        chunks: list[bytes] = []
+        size = 0
+        for chunk in response.iter_raw():
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > cap:
+                exchange.body = b"".join(chunks)[:cap]
+                if success:
+                    raise _Failure(Fault.OVERSIZED, f"reply is longer than the {cap}-byte limit")
+                return
+            if time.monotonic() > deadline:
+                exchange.body = b"".join(chunks)
+                raise _Failure(Fault.TIMEOUT, "the reply body was still arriving at the deadline")
+        exchange.body = b"".join(chunks)
+
+    def _interpret(
+        self, exchange: _Exchange, interpret: Callable[[Any], dict[str, Any]] | None
+    ) -> dict[str, Any]:
+        """Status, content type and JSON checks, then the protocol's own checks."""
+        status = exchange.status_code or 0
+        if 300 <= status < 400:
+            target = f" to {exchange.location[:200]!r}" if exchange.location else ""
+            raise _Failure(
+                Fault.HTTP_STATUS,
+                f"HTTP {status} redirect{target}: redirects are not followed; answer directly",
+            )
+        if not 200 <= status < 300:
+            raise _Failure(Fault.HTTP_STATUS, f"HTTP {status}: the bot must answer 200")
+        if interpret is None:
+            return {}
+        media_type = exchange.content_type.split(";")[0].strip().lower()
+        if media_type != "application/json" and not media_type.endswith("+json"):
+            raise _Failure(
+                Fault.INVALID_JSON,
+                f"Content-Type is {exchange.content_type or 'missing'!r}; "
+                "it must be application/json",
+            )
+        try:
+            payload = json.loads(exchange.body.decode("utf-8"), parse_constant=_no_constants)
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise _Failure(Fault.INVALID_JSON, f"the reply is not valid JSON: {exc}") from None
+        return {"reply": payload, **interpret(payload)}
+
+
+def _no_constants(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+_defaults: dict[AddressPolicy, BotClient] = {}
+_defaults_lock = threading.Lock()
+
+
+def default_client(allow: AddressPolicy | bool | str | Iterable[Any] | None = None) -> BotClient:
+    """The process-wide client for an address policy (one connection pool each)."""
+    policy = AddressPolicy.coerce(allow)
+    with _defaults_lock:
+        client = _defaults.get(policy)
+        if client is None:
+            client = _defaults[policy] = BotClient(allow=policy)
+        return client

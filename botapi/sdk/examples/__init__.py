@@ -1,0 +1,1 @@
+"""Example bots built with :mod:`botapi.sdk`; each runs with ``python -m``."""

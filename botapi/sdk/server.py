@@ -1,0 +1,353 @@
+"""A bot endpoint in a few lines: ``serve(handler, port=8000, secret=...)``.
+
+Standard library only (no Django, no third-party packages), so a bot author
+can run it anywhere Python 3.11 runs. It speaks bot protocol v1:
+
+* checks every request's signature and timestamp (401 with a JSON error
+  otherwise), so only Harbormaster can make the bot move;
+* routes ``act`` to ``handler.act(turn)`` (or to ``handler(turn)`` when the
+  handler is a plain function), ``start``/``finish`` to the optional
+  ``handler.start(request)``/``handler.finish(request)``, and answers
+  ``ping`` itself with the bot's name and version;
+* answers an ``act`` within the request's deadline: the handler runs in its
+  own thread, and if it has not returned shortly before the deadline the
+  server answers the first legal action so that the bot is not faulted
+  (the handler should watch ``turn.time_left()`` instead of relying on it).
+
+``act`` returns either the index of the chosen action in
+``turn.legal_actions`` or the action object itself.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from botapi.signing import TOLERANCE_SECONDS, SignatureError, verify_signature
+
+log = logging.getLogger("harbormaster.bot")
+
+MAX_REQUEST_BYTES = 4 * 1024 * 1024
+SECRET_ENV = "HARBORMASTER_SECRET"
+
+
+@dataclass
+class Turn:
+    """One ``act`` request, with shortcuts to its fields and the time left.
+
+    ``turn["view"]`` works too: indexing reads the raw request.
+    """
+
+    request: dict[str, Any]
+    answer_by: float = field(repr=False)
+    """:func:`time.monotonic` value by which the server will answer."""
+
+    @property
+    def game(self) -> dict[str, Any]:
+        return self.request["game"]
+
+    @property
+    def seat(self) -> int:
+        return self.request["game"]["seat"]
+
+    @property
+    def ply(self) -> int:
+        return self.request["ply"]
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.request["view"]
+
+    @property
+    def legal_actions(self) -> list[dict[str, Any]]:
+        return self.request["legal_actions"]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return self.request["events"]
+
+    def time_left(self) -> float:
+        """Seconds before the server answers for you; search while this is > 0."""
+        return max(0.0, self.answer_by - time.monotonic())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.request[key]
+
+
+def answer_budget_ms(deadline_ms: int) -> int:
+    """How long the handler may think: the deadline minus a margin for the network."""
+    margin = min(150, max(20, deadline_ms // 5))
+    return max(1, deadline_ms - margin)
+
+
+class _Routes:
+    """The handler's callables for each message kind."""
+
+    def __init__(self, handler: Any) -> None:
+        act = getattr(handler, "act", None)
+        if act is None and callable(handler):
+            act = handler
+        if act is None:
+            raise TypeError("the handler needs an act(turn) method, or must be a function")
+        self.act: Callable[[Turn], Any] = act
+        self.start: Callable[[dict[str, Any]], Any] | None = getattr(handler, "start", None)
+        self.finish: Callable[[dict[str, Any]], Any] | None = getattr(handler, "finish", None)
+
+
+class BotServer(ThreadingHTTPServer):
+    """The HTTP server; one thread per connection."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        handler: Any,
+        *,
+        secret: str | bytes,
+        name: str,
+        version: str,
+        tolerance: int = TOLERANCE_SECONDS,
+    ) -> None:
+        if not secret:
+            raise ValueError(
+                f"a signing secret is required: pass secret=... or set {SECRET_ENV} "
+                "(Harbormaster shows it once when you register the bot)"
+            )
+        self.routes = _Routes(handler)
+        self.secret = secret
+        self.bot_name = name
+        self.bot_version = version
+        self.tolerance = tolerance
+        super().__init__(address, _RequestHandler)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A referee that hung up (e.g. after its deadline) is not worth a traceback."""
+        log.debug("connection from %s ended with an error", client_address, exc_info=True)
+
+
+class _RequestHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out at once: no 40 ms ACK stall
+    server_version = "HarbormasterBotSDK/1"
+    server: BotServer
+
+    # ---------------------------------------------------------------- HTTP
+    def do_POST(self) -> None:
+        length_text = self.headers.get("Content-Length")
+        if length_text is None or not length_text.isdigit():
+            self._send(411, {"error": "length_required", "detail": "send a Content-Length"})
+            return
+        length = int(length_text)
+        if length > MAX_REQUEST_BYTES:
+            self.close_connection = True
+            self._send(413, {"error": "too_large", "detail": f"at most {MAX_REQUEST_BYTES} bytes"})
+            return
+        body = self.rfile.read(length)
+        try:
+            verify_signature(
+                self.server.secret, body, self.headers, tolerance=self.server.tolerance
+            )
+        except SignatureError as exc:
+            log.warning("refused a request: %s", exc)
+            self._send(401, {"error": exc.code, "detail": str(exc)})
+            return
+        try:
+            request = json.loads(body)
+            kind = request["kind"]
+            request_id = request["request_id"]
+        except (ValueError, TypeError, KeyError) as exc:
+            self._send(400, {"error": "bad_request", "detail": f"not a protocol message: {exc}"})
+            return
+        try:
+            status, reply = self._route(kind, request_id, request)
+        except Exception as exc:
+            log.exception("the bot's %s handler failed", kind)
+            status, reply = (
+                500,
+                {"error": "handler_failed", "detail": f"{type(exc).__name__}: {exc}"},
+            )
+        self._send(status, reply)
+
+    def do_GET(self) -> None:
+        self._send(
+            405,
+            {
+                "error": "method_not_allowed",
+                "detail": f"this is the Harbormaster bot {self.server.bot_name!r}; "
+                "the referee POSTs signed JSON here",
+            },
+        )
+
+    def log_message(self, format: str, *args: Any) -> None:
+        log.debug("%s - %s", self.address_string(), format % args)
+
+    def _send(self, status: int, payload: Mapping[str, Any]) -> None:
+        data = json.dumps(payload, separators=(",", ":")).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    # ------------------------------------------------------------- routing
+    def _route(self, kind: str, request_id: str, request: dict[str, Any]) -> tuple[int, dict]:
+        routes = self.server.routes
+        if kind == "ping":
+            return 200, {
+                "request_id": request_id,
+                "name": self.server.bot_name,
+                "version": self.server.bot_version,
+                "protocol": 1,
+            }
+        if kind == "act":
+            return 200, {"request_id": request_id, **self._decide(request)}
+        if kind in ("start", "finish"):
+            method = routes.start if kind == "start" else routes.finish
+            if method is not None:
+                method(request)
+            return 200, {"request_id": request_id, "ok": True}
+        return 400, {"error": "unknown_kind", "detail": f"unknown message kind {kind!r}"}
+
+    def _decide(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Run the handler against the clock; the first legal action if it is too slow."""
+        received = time.monotonic()
+        budget = answer_budget_ms(int(request.get("deadline_ms", 1000))) / 1000
+        turn = Turn(request=request, answer_by=received + budget)
+        outcome: dict[str, Any] = {}
+
+        def think() -> None:
+            try:
+                outcome["choice"] = self.server.routes.act(turn)
+            except BaseException as exc:
+                outcome["error"] = exc
+
+        worker = threading.Thread(target=think, name="bot-act", daemon=True)
+        worker.start()
+        worker.join(timeout=max(0.0, turn.answer_by - time.monotonic()))
+        if worker.is_alive():
+            log.warning(
+                "act took longer than %.0f ms at ply %s; answered the first legal action",
+                budget * 1000,
+                request.get("ply"),
+            )
+            return {"action_index": 0, "note": "handler too slow; SDK answered the first action"}
+        if "error" in outcome:
+            raise outcome["error"]
+        return _as_reply(outcome.get("choice"), len(turn.legal_actions))
+
+
+def _as_reply(choice: Any, count: int) -> dict[str, Any]:
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        if not 0 <= choice < count:
+            raise ValueError(f"act returned index {choice}; there are {count} legal actions")
+        return {"action_index": choice}
+    if isinstance(choice, dict) and isinstance(choice.get("type"), str):
+        return {"action": choice}
+    raise TypeError(
+        f"act must return an index into turn.legal_actions or an action dict, not {choice!r}"
+    )
+
+
+# ----------------------------------------------------------------- running
+def _make_server(
+    handler: Any,
+    host: str,
+    port: int,
+    secret: str | bytes | None,
+    name: str,
+    version: str,
+    tolerance: int,
+) -> BotServer:
+    secret = secret or os.environ.get(SECRET_ENV, "")
+    return BotServer(
+        (host, port), handler, secret=secret, name=name, version=version, tolerance=tolerance
+    )
+
+
+def serve(
+    handler: Any,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    secret: str | bytes | None = None,
+    name: str = "bot",
+    version: str = "1",
+    *,
+    tolerance: int = TOLERANCE_SECONDS,
+) -> None:
+    """Run the bot endpoint until interrupted (Ctrl-C).
+
+    ``secret`` defaults to the ``HARBORMASTER_SECRET`` environment variable.
+    Use ``host="0.0.0.0"`` to accept connections from other machines.
+    """
+    server = _make_server(handler, host, port, secret, name, version, tolerance)
+    bound_host, bound_port = server.server_address[:2]
+    print(f"bot {name!r} v{version} listening on http://{bound_host}:{bound_port}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+class RunningBot:
+    """A bot endpoint served by a background thread; stop it with :meth:`stop`."""
+
+    def __init__(self, server: BotServer) -> None:
+        self.server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def host(self) -> str:
+        return str(self.server.server_address[0])
+
+    @property
+    def port(self) -> int:
+        return int(self.server.server_address[1])
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self._thread.join()
+
+    def __enter__(self) -> RunningBot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def serve_in_background(
+    handler: Any,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    secret: str | bytes | None = None,
+    name: str = "bot",
+    version: str = "1",
+    *,
+    tolerance: int = TOLERANCE_SECONDS,
+) -> RunningBot:
+    """Start the endpoint in a daemon thread and return at once.
+
+    ``port=0`` picks a free port; read it from ``running.port`` or use
+    ``running.url``. Good for tests, notebooks and local matches.
+    """
+    server = _make_server(handler, host, port, secret, name, version, tolerance)
+    return RunningBot(server)

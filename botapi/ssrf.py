@@ -1,0 +1,460 @@
+"""The SSRF guard: bots may only be reached on public addresses.
+
+A bot endpoint is a URL chosen by a stranger. Without a guard the referee
+could be made to POST to ``http://169.254.169.254/`` (cloud metadata), to
+``http://localhost:6379/`` or to anything else inside our network. Two checks
+stop that:
+
+* :func:`check_endpoint` -- at registration: the scheme is http/https, there
+  is a host, no credentials, and *every* address the host resolves to is
+  permitted. It gives a clear message for the REST API.
+* :class:`GuardedTransport` -- at every connection. DNS can change between
+  registration and play (or on purpose, "DNS rebinding"), so the check at
+  registration proves nothing later. The transport plugs a custom httpcore
+  *network backend* into a normal connection pool: when the pool opens a
+  connection, the backend resolves the host once, checks every address,
+  and opens the TCP socket to that checked IP itself. Nothing resolves the
+  name a second time, so there is no window between check and use. Because
+  only the socket is redirected, httpx still builds the request from the
+  URL: the ``Host`` header, TLS SNI and certificate verification all use the
+  registered host name, exactly as without the guard. Pooled keep-alive
+  connections are reused only for the same origin and stay bound to the IP
+  checked when they were opened.
+
+The client uses ``trust_env=False`` so no ``HTTP_PROXY`` variable can route
+requests around the guard.
+
+The backend also enforces the caller's *hard deadline*: the client sets a
+per-thread deadline (:func:`deadline_scope`) and every DNS lookup, connect,
+TLS handshake, write and read is given at most the time left, so a bot that
+trickles its reply one byte at a time cannot hold the referee past it.
+
+Which addresses are refused: loopback, private (RFC 1918, ULA ...),
+link-local, multicast, reserved, unspecified, and anything else that is not
+globally routable (e.g. 100.64.0.0/10), for IPv4 and IPv6; an IPv4-mapped
+(``::ffff:127.0.0.1``) or 6to4 IPv6 address is judged by the IPv4 address
+inside it. An :class:`AddressPolicy` may allow networks (tests and the demo
+allow loopback) or every address (``allow_private=True``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+import httpcore
+import httpx
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+Resolver = Callable[[str, int], list[str]]
+"""``(host, port) -> [ip, ...]``: how a host name becomes addresses."""
+
+LOOPBACK_NETWORKS = ("127.0.0.0/8", "::1/128")
+
+
+class EndpointRefused(ValueError):
+    """An endpoint the guard will not talk to.
+
+    ``reason`` is a stable code (``scheme``, ``host``, ``credentials``,
+    ``unresolvable``, ``forbidden_address``); the message names the problem
+    for the bot's owner.
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+# ------------------------------------------------------------------ policy
+def forbidden_reason(ip: IPAddress) -> str | None:
+    """Why ``ip`` is not a public unicast address, or None if it is one."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            inner = forbidden_reason(ip.ipv4_mapped)
+            return None if inner is None else f"IPv4-mapped {inner}"
+        if ip.sixtofour is not None:
+            inner = forbidden_reason(ip.sixtofour)
+            if inner is not None:
+                return f"6to4 {inner}"
+    for reason, flag in (
+        ("unspecified", ip.is_unspecified),
+        ("loopback", ip.is_loopback),
+        ("link-local", ip.is_link_local),
+        ("multicast", ip.is_multicast),
+        ("private", ip.is_private),
+        ("reserved", ip.is_reserved),
+    ):
+        if flag:
+            return f"{reason} address {ip}"
+    if not ip.is_global:
+        return f"non-public address {ip}"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class AddressPolicy:
+    """Which addresses bots may live on. The default refuses all non-public ones.
+
+    ``allow_private`` permits every address (local development);
+    ``allowed_networks`` permits only those networks besides public ones
+    (tests and the demo use :meth:`loopback`).
+    """
+
+    allow_private: bool = False
+    allowed_networks: tuple[IPNetwork, ...] = ()
+
+    @classmethod
+    def loopback(cls) -> AddressPolicy:
+        return cls(allowed_networks=tuple(ipaddress.ip_network(n) for n in LOOPBACK_NETWORKS))
+
+    @classmethod
+    def coerce(cls, allow: AddressPolicy | bool | str | Iterable[Any] | None) -> AddressPolicy:
+        """Build a policy from a setting value.
+
+        ``None``/``False`` -> strict; ``True`` -> any address; ``"loopback"``
+        -> loopback only; a network string or a list of them (``"10.0.0.0/8"``,
+        ``"::1"``) -> those networks.
+        """
+        if isinstance(allow, AddressPolicy):
+            return allow
+        if allow is None or allow is False:
+            return cls()
+        if allow is True:
+            return cls(allow_private=True)
+        if isinstance(allow, str):
+            allow = [allow]
+        networks: list[IPNetwork] = []
+        for item in allow:
+            if item == "loopback":
+                networks.extend(cls.loopback().allowed_networks)
+            else:
+                networks.append(ipaddress.ip_network(item, strict=False))
+        return cls(allowed_networks=tuple(networks))
+
+    def refusal(self, ip: IPAddress) -> str | None:
+        """Why this policy refuses ``ip``, or None if it may be contacted."""
+        if self.allow_private:
+            return None
+        candidates = [ip]
+        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+            candidates.append(ip.ipv4_mapped)
+        for network in self.allowed_networks:
+            if any(c.version == network.version and c in network for c in candidates):
+                return None
+        return forbidden_reason(ip)
+
+
+def parse_ip(text: str) -> IPAddress | None:
+    """``text`` as an IP address (a zone suffix such as ``%eth0`` allowed), or None."""
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------- resolving
+def system_resolver(host: str, port: int) -> list[str]:
+    """Every address ``host`` resolves to, in the system's preferred order."""
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    seen: dict[str, None] = {}
+    for *_, sockaddr in infos:
+        seen.setdefault(str(sockaddr[0]), None)
+    return list(seen)
+
+
+_lookup_pool: ThreadPoolExecutor | None = None
+_lookup_pool_lock = threading.Lock()
+
+
+def _resolve_within(resolver: Resolver, host: str, port: int, timeout: float | None) -> list[str]:
+    """Resolve in a worker thread so a hanging DNS server cannot outlast the deadline."""
+    global _lookup_pool
+    if timeout is None:
+        return resolver(host, port)
+    with _lookup_pool_lock:
+        if _lookup_pool is None:
+            _lookup_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="bot-dns")
+    future = _lookup_pool.submit(resolver, host, port)
+    try:
+        return future.result(timeout=max(timeout, 0.0))
+    except FutureTimeout:
+        raise httpcore.ConnectTimeout(f"DNS lookup of {host} timed out") from None
+
+
+def checked_addresses(
+    host: str, port: int, policy: AddressPolicy, resolver: Resolver, timeout: float | None = None
+) -> list[str]:
+    """Resolve ``host`` once and return its addresses if the policy permits all of them.
+
+    Refusing when *any* address is forbidden stops a name that mixes a public
+    and a private address from reaching the private one by a retry.
+    """
+    literal = parse_ip(host)
+    if literal is not None:
+        addresses = [host]
+    else:
+        try:
+            addresses = _resolve_within(resolver, host, port, timeout)
+        except OSError as exc:
+            raise EndpointRefused("unresolvable", f"cannot resolve host {host!r}: {exc}") from None
+        if not addresses:
+            raise EndpointRefused("unresolvable", f"host {host!r} has no address")
+    for address in addresses:
+        ip = parse_ip(address)
+        if ip is None:
+            raise EndpointRefused("unresolvable", f"host {host!r} resolved to {address!r}")
+        refusal = policy.refusal(ip)
+        if refusal is not None:
+            prefix = "" if literal is not None else f"host {host!r} resolves to "
+            raise EndpointRefused(
+                "forbidden_address",
+                f"{prefix}{refusal}, which bot endpoints may not use "
+                "(only public internet addresses are allowed)",
+            )
+    return addresses
+
+
+def check_endpoint(
+    url: str,
+    allow: AddressPolicy | bool | str | Iterable[Any] | None = None,
+    *,
+    resolver: Resolver = system_resolver,
+) -> str:
+    """Validate a bot endpoint URL at registration; return it normalised.
+
+    Raises :class:`EndpointRefused` with a message for the bot's owner.
+    The URL is parsed by httpx, the same parser the client uses, so what is
+    checked here is what would be contacted.
+    """
+    policy = AddressPolicy.coerce(allow)
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError) as exc:
+        raise EndpointRefused("host", f"not a valid URL: {exc}") from None
+    if parsed.scheme not in ("http", "https"):
+        raise EndpointRefused(
+            "scheme", f"the endpoint must be an http:// or https:// URL, not {parsed.scheme!r}"
+        )
+    if not parsed.raw_host:
+        raise EndpointRefused("host", "the endpoint URL has no host")
+    if parsed.userinfo:
+        raise EndpointRefused(
+            "credentials",
+            "the endpoint URL must not contain a user name or password; "
+            "requests are authenticated by their signature",
+        )
+    host = parsed.raw_host.decode("ascii")
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    checked_addresses(host, port, policy, resolver)
+    return str(parsed)
+
+
+# ----------------------------------------------------------------- deadline
+_deadline: ContextVar[float | None] = ContextVar("bot_call_deadline", default=None)
+
+
+@contextlib.contextmanager
+def deadline_scope(deadline: float) -> Iterator[None]:
+    """Within this block, network operations of this thread end by ``deadline``.
+
+    ``deadline`` is a :func:`time.monotonic` value.
+    """
+    token = _deadline.set(deadline)
+    try:
+        yield
+    finally:
+        _deadline.reset(token)
+
+
+def _bounded(timeout: float | None, error: type[Exception], what: str) -> float | None:
+    """``timeout`` shortened to the time left before the current deadline."""
+    deadline = _deadline.get()
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise error(f"deadline passed before {what}")
+    return left if timeout is None else min(timeout, left)
+
+
+class _DeadlineStream(httpcore.NetworkStream):
+    """A network stream whose every operation ends by the caller's deadline."""
+
+    def __init__(self, inner: httpcore.NetworkStream) -> None:
+        self._inner = inner
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._inner.read(max_bytes, _bounded(timeout, httpcore.ReadTimeout, "reading"))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._inner.write(buffer, _bounded(timeout, httpcore.WriteTimeout, "writing"))
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.NetworkStream:
+        bounded = _bounded(timeout, httpcore.ConnectTimeout, "the TLS handshake")
+        return _DeadlineStream(self._inner.start_tls(ssl_context, server_hostname, bounded))
+
+    def get_extra_info(self, info: str) -> Any:
+        return self._inner.get_extra_info(info)
+
+
+class GuardedBackend(httpcore.NetworkBackend):
+    """Opens TCP connections only to addresses the policy permits (see module doc)."""
+
+    def __init__(self, policy: AddressPolicy, resolver: Resolver = system_resolver) -> None:
+        self.policy = policy
+        self.resolver = resolver
+        self._sockets = httpcore.SyncBackend()
+
+    def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore.NetworkStream:
+        lookup_timeout = _bounded(timeout, httpcore.ConnectTimeout, "the DNS lookup")
+        addresses = checked_addresses(host, port, self.policy, self.resolver, lookup_timeout)
+        last_error: Exception | None = None
+        for address in addresses:
+            bounded = _bounded(timeout, httpcore.ConnectTimeout, f"connecting to {address}")
+            try:
+                stream = self._sockets.connect_tcp(
+                    address, port, bounded, local_address, socket_options
+                )
+            except httpcore.ConnectTimeout:
+                raise
+            except httpcore.ConnectError as exc:
+                last_error = exc
+                continue
+            return _DeadlineStream(stream)
+        assert last_error is not None
+        raise last_error
+
+    def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None
+    ) -> httpcore.NetworkStream:
+        raise EndpointRefused("host", "bot endpoints are reached over TCP only")
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+# ---------------------------------------------------------------- transport
+_ERRORS: tuple[tuple[type[Exception], type[Exception]], ...] = (
+    (httpcore.ConnectTimeout, httpx.ConnectTimeout),
+    (httpcore.ReadTimeout, httpx.ReadTimeout),
+    (httpcore.WriteTimeout, httpx.WriteTimeout),
+    (httpcore.PoolTimeout, httpx.PoolTimeout),
+    (httpcore.TimeoutException, httpx.TimeoutException),
+    (httpcore.ConnectError, httpx.ConnectError),
+    (httpcore.ReadError, httpx.ReadError),
+    (httpcore.WriteError, httpx.WriteError),
+    (httpcore.RemoteProtocolError, httpx.RemoteProtocolError),
+    (httpcore.LocalProtocolError, httpx.LocalProtocolError),
+    (httpcore.UnsupportedProtocol, httpx.UnsupportedProtocol),
+    (httpcore.NetworkError, httpx.NetworkError),
+    (httpcore.ProtocolError, httpx.ProtocolError),
+)
+
+
+@contextlib.contextmanager
+def _httpx_errors() -> Iterator[None]:
+    """Re-raise httpcore errors as the httpx errors callers expect."""
+    try:
+        yield
+    except httpcore.TimeoutException as exc:
+        raise _translate(exc) from exc
+    except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol) as exc:
+        raise _translate(exc) from exc
+
+
+def _translate(exc: Exception) -> Exception:
+    for source, target in _ERRORS:
+        if isinstance(exc, source):
+            return target(str(exc) or type(exc).__name__)
+    return httpx.TransportError(str(exc))  # pragma: no cover - every httpcore error is mapped
+
+
+class _ResponseStream(httpx.SyncByteStream):
+    def __init__(self, inner: Iterable[bytes]) -> None:
+        self._inner = inner
+
+    def __iter__(self) -> Iterator[bytes]:
+        with _httpx_errors():
+            yield from self._inner
+
+    def close(self) -> None:
+        close = getattr(self._inner, "close", None)
+        if close is not None:
+            with _httpx_errors():
+                close()
+
+
+class GuardedTransport(httpx.BaseTransport):
+    """An httpx transport whose connections pass the SSRF guard and the deadline."""
+
+    def __init__(
+        self,
+        policy: AddressPolicy | None = None,
+        *,
+        resolver: Resolver = system_resolver,
+        ssl_context: ssl.SSLContext | None = None,
+        max_connections: int = 200,
+        max_keepalive_connections: int = 50,
+        keepalive_expiry: float = 30.0,
+    ) -> None:
+        self.policy = policy or AddressPolicy()
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=ssl_context or httpx.create_ssl_context(),
+            max_connections=max_connections,
+            max_keepalive_connections=max_keepalive_connections,
+            keepalive_expiry=keepalive_expiry,
+            http1=True,
+            http2=False,
+            network_backend=GuardedBackend(self.policy, resolver),
+        )
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        core_request = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=request.url.raw_host,
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        with _httpx_errors():
+            core_response = self._pool.handle_request(core_request)
+        return httpx.Response(
+            status_code=core_response.status,
+            headers=core_response.headers,
+            stream=_ResponseStream(core_response.stream),
+            extensions=core_response.extensions,
+        )
+
+    def close(self) -> None:
+        self._pool.close()

@@ -1,0 +1,210 @@
+"""Real HTTP servers on loopback that misbehave on purpose, one way per path.
+
+The client tests send genuine requests over TCP to these servers, so every
+fault is produced the way a broken bot would produce it: a socket that stays
+silent, a connection closed mid-request, a body that never ends...
+
+Paths (the request body must be an ``act`` or ``ping`` request):
+
+=================  =========================================================
+``/action``        good: answers the last legal action as an object
+``/index``         good: answers the last legal action by index
+``/ping``          good ping reply
+``/slow``          says nothing until released (or 10 s)
+``/drip``          sends headers, then one body byte every 50 ms for 10 s
+``/close``         reads the request and closes the connection, no reply
+``/garbage``       200, application/json, a body that is not JSON
+``/html``          200, text/html
+``/huge``          200, JSON body of 200 KB with a Content-Length
+``/huge-chunked``  200, chunked JSON body that keeps growing, no length
+``/redirect``      302 to ``/action``
+``/error``         500 with a JSON error
+``/wrong-id``      a well-formed reply with another request_id
+``/illegal``       an action that is not legal
+``/out-of-range``  an action_index past the end of legal_actions
+``/bad-schema``    JSON without action or action_index
+=================  =========================================================
+
+Every request is recorded in ``server.received`` (path, headers, body) so
+tests can check signatures, Host headers and that nothing was retried.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+class MisbehavingServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.received: list[Received] = []
+        self.release = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(
+            target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def url(self, path: str) -> str:
+        return f"{self.base_url}{path}"
+
+    def record(self, received: Received) -> None:
+        with self._lock:
+            self.received.append(received)
+
+    def requests_to(self, path: str) -> list[Received]:
+        with self._lock:
+            return [r for r in self.received if r.path == path]
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Clients hang up on purpose here (timeouts, caps): no tracebacks."""
+
+    def start(self) -> MisbehavingServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.release.set()
+        self.shutdown()
+        self.server_close()
+        self._thread.join()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    server: MisbehavingServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.server.record(Received(self.path, dict(self.headers.items()), body))
+        request = json.loads(body)
+        behaviour = getattr(self, "_" + self.path.strip("/").replace("-", "_"), None)
+        if behaviour is None:
+            self._json(404, {"error": f"no behaviour {self.path}"})
+        else:
+            behaviour(request)
+
+    # ------------------------------------------------------------- helpers
+    def _raw(self, status: int, body: bytes, content_type: str = "application/json") -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _json(self, status: int, payload: Any) -> None:
+        self._raw(status, json.dumps(payload).encode())
+
+    # ---------------------------------------------------------- behaviours
+    def _action(self, request: dict) -> None:
+        legal = request["legal_actions"]
+        self._json(200, {"request_id": request["request_id"], "action": legal[-1]})
+
+    def _index(self, request: dict) -> None:
+        last = len(request["legal_actions"]) - 1
+        self._json(200, {"request_id": request["request_id"], "action_index": last})
+
+    def _ping(self, request: dict) -> None:
+        self._json(200, {"request_id": request["request_id"], "name": "loopy", "version": "2.1"})
+
+    def _slow(self, request: dict) -> None:
+        self.server.release.wait(10)
+        self._action(request)
+
+    def _drip(self, request: dict) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "200")
+        self.end_headers()
+        self.wfile.flush()
+        for _ in range(200):
+            if self.server.release.wait(0.05):
+                break
+            try:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+            except OSError:
+                break
+        self.close_connection = True
+
+    def _close(self, request: dict) -> None:
+        self.close_connection = True
+        self.connection.shutdown(socket.SHUT_RDWR)
+
+    def _garbage(self, request: dict) -> None:
+        self._raw(200, b'{"request_id": "oops", this is not json')
+
+    def _html(self, request: dict) -> None:
+        self._raw(200, b"<html><body>hello</body></html>", "text/html; charset=utf-8")
+
+    def _huge(self, request: dict) -> None:
+        padding = "x" * 200_000
+        self._json(200, {"request_id": request["request_id"], "action_index": 0, "pad": padding})
+
+    def _huge_chunked(self, request: dict) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        chunk = b"[" + b"0," * 8191 + b"0]"
+        try:
+            for _ in range(100):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            self.wfile.write(b"0\r\n\r\n")
+        except OSError:
+            pass
+        self.close_connection = True
+
+    def _redirect(self, request: dict) -> None:
+        self.send_response(302)
+        self.send_header("Location", "/action")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def _error(self, request: dict) -> None:
+        self._json(500, {"error": "the bot crashed"})
+
+    def _wrong_id(self, request: dict) -> None:
+        self._json(200, {"request_id": "someone-else", "action_index": 0})
+
+    def _illegal(self, request: dict) -> None:
+        self._json(200, {"request_id": request["request_id"], "action": {"type": "teleport"}})
+
+    def _out_of_range(self, request: dict) -> None:
+        self._json(200, {"request_id": request["request_id"], "action_index": 999})
+
+    def _bad_schema(self, request: dict) -> None:
+        self._json(200, {"request_id": request["request_id"], "move": "north"})
+
+
+def unused_port() -> int:
+    """A loopback port nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
