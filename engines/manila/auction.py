@@ -2,8 +2,9 @@
 
 Bids are listed in pages so that no list exceeds 50 entries while every
 affordable bid stays reachable: a page holds up to 48 consecutive amounts
-starting just above the high bid, plus ``more_bids`` (next page) when higher
-bids are affordable, plus ``pass``.
+starting just above the high bid, plus ``more_bids`` (next page, wrapping
+back to the first after the last) when the affordable bids need more than
+one page, plus ``pass``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def bid_window(state: ManilaState, seat: int) -> tuple[int, int, int]:
 def legal_auction(state: ManilaState) -> list[dict[str, Any]]:
     low, high, top = bid_window(state, state.mover)
     actions: list[dict[str, Any]] = [{"type": "bid", "amount": a} for a in range(low, high + 1)]
-    if top > high and high >= low:
+    if top - state.high_bid > BIDS_PER_PAGE:
         actions.append({"type": "more_bids"})
     actions.append({"type": "pass"})
     return actions
@@ -45,7 +46,9 @@ def apply_bid(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
 
 
 def apply_more_bids(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
-    state.bid_page += 1
+    """Next page of bids; after the last page, back to the first."""
+    _, high, top = bid_window(state, seat)
+    state.bid_page = state.bid_page + 1 if high < top else 0
 
 
 def apply_auction_pass(state: ManilaState, seat: int) -> None:

@@ -50,7 +50,10 @@ def _bid(state: ManilaState, seat: int, action: dict[str, Any]) -> str | None:
             'send {"type": "more_bids"} first'
         )
     if amount < low:
-        return f"bid {amount} is on an earlier page; the listed bids are {low}-{high}"
+        return (
+            f"seat {seat} may bid {amount}, but the listed page is {low}-{high}; "
+            'send {"type": "more_bids"} to turn the page (it wraps around)'
+        )
     return None
 
 
