@@ -31,7 +31,7 @@ class BataviaEngine(Engine):
         kind = action.get("type")
         company = str(action.get("company", "")).capitalize()
         if kind == "card":
-            return f"A {company} ship card"
+            return f"Ship card: {company}"
         if kind == "die":
             return f"The die shows {action.get('value')}"
         if kind == "post":
