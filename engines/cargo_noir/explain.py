@@ -24,6 +24,8 @@ def explain(state: CargoNoirState, seat: int, action: Action, legal: list[Action
     kind = action["type"]
     kinds = sorted({a["type"] for a in legal})
     where = _PHASE_TEXT.get(state.phase, state.phase)
+    if kind == "raise" and "withdraw" in kinds:
+        kinds.append("raise")  # no raise affordable: say why below
     if kind not in kinds:
         return f"seat {seat} may not play {kind!r} in {where}; allowed now: {', '.join(kinds)}"
     reason = _specific(state, seat, action)
