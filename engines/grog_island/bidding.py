@@ -1,0 +1,86 @@
+"""Which bids are still possible: the arithmetic behind die-by-die bidding.
+
+A bid is built one die at a time (see ``docs/engines/grog_island.md``), so every
+partial choice must still lead to a legal complete bid. Sets of reachable bid
+sums are kept as bit masks (bit ``s`` set = sum ``s`` reachable): five dice of
+at most six pips make the masks tiny and the checks cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .data import DIE_FACES
+
+_ANY_FACE_SHIFTS = tuple(range(1, DIE_FACES + 1))
+
+
+def window(lo: int, hi: int) -> int:
+    """Mask of the sums ``lo..hi`` (empty when ``hi < lo``)."""
+    if hi < lo:
+        return 0
+    return ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+
+
+def subset_sums(values: Iterable[int]) -> int:
+    """Mask of every sum of a subset of ``values`` (the empty subset gives bit 0)."""
+    mask = 1
+    for value in values:
+        mask |= mask << value
+    return mask
+
+
+def flexible_sums(values: list[int], flexible: Iterable[int]) -> int:
+    """Subset sums when the dice at the ``flexible`` indices may show any face.
+
+    Used before placing dice, while "set die" parrot cards can still change faces.
+    """
+    free = set(flexible)
+    mask = 1
+    for index, value in enumerate(values):
+        if index in free:
+            grown = mask
+            for shift in _ANY_FACE_SHIFTS:
+                grown |= mask << shift
+            mask = grown
+        else:
+            mask |= mask << value
+    return mask
+
+
+def bid_window(current: int, capital: int, holding: bool) -> int:
+    """Sums a new bid may have.
+
+    Opening (``current == 0``): 1..capital. Raising: current+1..capital. With a
+    played "hold" parrot: exactly ``current`` (if affordable).
+    """
+    if holding:
+        return window(current, min(current, capital))
+    return window(current + 1, capital)
+
+
+def placeable(dice: list[int], draft: list[int], colour: int, target: int) -> bool:
+    """May die ``colour`` go on the next bid space with a legal bid still reachable?
+
+    ``draft`` holds the colours already placed this turn (left to right); the
+    new die may not show more than the die before it, and the dice left over
+    that are not higher than it must be able to complete a sum in ``target``.
+    """
+    value = dice[colour]
+    if draft and value > dice[draft[-1]]:
+        return False
+    prefix = value
+    rest = []
+    for other in range(len(dice)):
+        if other == colour:
+            continue
+        if other in draft:
+            prefix += dice[other]
+        elif dice[other] <= value:
+            rest.append(dice[other])
+    return bool((subset_sums(rest) << prefix) & target)
+
+
+def can_bid_fixed(dice: list[int], target: int) -> bool:
+    """Is any legal arrangement of the dice as they lie possible?"""
+    return bool(subset_sums(dice) & target & ~1)

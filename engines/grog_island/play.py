@@ -1,0 +1,466 @@
+"""What each action does, and the round flow between decisions.
+
+``_apply`` plays one (already validated) action; ``_settle`` then advances the
+game through every step that needs nobody's decision (deterministic draws,
+automatic rewards, end of round) until a seat or chance must act. Pending
+chance events sit in ``queue`` (first), objective returns in ``returns``
+(second), and otherwise ``actor`` decides in ``stage``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engines import CHANCE
+
+from .data import (
+    BID_SPACES,
+    BUILDING_COST,
+    BUILDING_IDS,
+    BUILDING_INDEX,
+    BUILDINGS,
+    BUILDINGS_ON,
+    COLOUR_INDEX,
+    COLOURS,
+    FREE,
+    GHOST,
+    GHOST_SHIP,
+    LOCKED,
+    MAX_ROUNDS,
+    OBJECTIVES_KEPT,
+    OPEN_SEA,
+    PARROT_HOLD,
+    SAME_TYPE,
+    SHIP_INDEX,
+    SHIP_SPACES,
+    SHIPS,
+)
+from .scoring import final_scores, ranks
+from .trading import pay
+
+if TYPE_CHECKING:
+    from .state import GrogState
+
+_DECK_INDEX = {"objective": 0, "treasure": 1, "parrot": 2}
+
+
+class PlayMixin:
+    """Effects of actions and the automatic flow of a round."""
+
+    __slots__ = ()
+
+    # ================================================================= apply
+    def _apply(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        kind = action["type"]
+        if seat == CHANCE:
+            self._apply_chance(action)
+        elif self.returns:
+            self._return_objective(seat, action["card"])
+            self.returns.pop(0)
+        else:
+            getattr(self, f"_do_{kind}")(seat, action)
+        self._settle()
+
+    def _apply_chance(self: GrogState, action: dict[str, Any]) -> None:
+        task = self.queue.pop(0)
+        kind = task[0]
+        if kind == "die":
+            self.dice[task[1]] = action["value"]
+            self.events.append(
+                {"type": "rolled", "colour": action["colour"], "value": action["value"]}
+            )
+        elif kind == "cloud":
+            self.clouds[task[1]] = action["cloud"]
+            self.events.append(
+                {"type": "cloud", "peninsula": action["peninsula"], "cloud": action["cloud"]}
+            )
+        elif kind == "ship":
+            self.ships[task[1]] = SHIP_INDEX[action["ship"]]
+            self.events.append({"type": "ship", "space": task[1], "ship": action["ship"]})
+        else:
+            pool = self.hidden[f"{task[1]}_pool"]
+            pool.remove(action["card"])
+            self._receive(task[1], task[2], task[3], action["card"])
+
+    def _receive(self: GrogState, deck: str, seat: int, dest: str, card: Any) -> None:
+        """A drawn card reaches a seat's hand (or its pending ship draws)."""
+        self.draws[_DECK_INDEX[deck]][seat] += 1
+        key = f"{deck}s" if deck != "objective" else dest if dest == "drawn" else "objectives"
+        self.private[seat][key].append(card)
+        self.events.append({"type": "drew", "deck": deck, "seat": seat})
+
+    def _draw(self: GrogState, deck: str, seat: int, dest: str = "hand") -> None:
+        """Queue one draw for ``seat`` (only called when the deck is not empty)."""
+        self.queue.append(["draw", deck, seat, dest])
+
+    # ================================================================ settle
+    def _settle(self: GrogState) -> None:
+        """Run every step that needs no decision, until someone must act."""
+        while True:
+            queue = self.queue
+            if queue:
+                task = queue[0]
+                if task[0] != "draw":
+                    return
+                deck = task[1]
+                if self.hidden[f"{deck}_pool"]:
+                    return
+                queue.pop(0)
+                bottom = self.hidden["objective_bottom"] if deck == "objective" else []
+                if bottom:
+                    self._receive(deck, task[2], task[3], bottom.pop(0))
+                continue
+            if self.returns:
+                return
+            step = getattr(self, f"_auto_{self.stage}", None)
+            if step is None or not step():
+                return
+
+    # ================================================================= setup
+    def _do_choose_good(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.goods[seat][COLOUR_INDEX[action["good"]]] += 1
+        self.events.append({"type": "chose_good", "seat": seat, "good": action["good"]})
+
+    def _do_return_objective(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self._return_objective(seat, action["card"])
+
+    def _return_objective(self: GrogState, seat: int, card: str) -> None:
+        self.private[seat]["objectives"].remove(card)
+        self.hidden["objective_bottom"].append(card)
+        self.events.append({"type": "returned_objective", "seat": seat})
+
+    def _auto_setup(self: GrogState) -> bool:
+        seat = self.actor
+        if seat < self.num_players and (
+            sum(self.goods[seat]) == 0 or len(self.private[seat]["objectives"]) > OBJECTIVES_KEPT
+        ):
+            return False
+        if seat + 1 < self.num_players:
+            self.actor = seat + 1
+            return True
+        self._start_round()
+        return True
+
+    # ================================================================ rounds
+    def _start_round(self: GrogState) -> None:
+        self.round += 1
+        self.events.append({"type": "round", "round": self.round, "start_player": self.start})
+        self.bid = []
+        self.bid_total = 0
+        self.bidder = -1
+        self.winner = -1
+        self.active = [True] * self.num_players
+        self.passers = []
+        self.queue.extend(["die", c] for c in range(len(COLOURS)))
+        self.stage = "roll"
+
+    def _auto_roll(self: GrogState) -> bool:
+        self._begin_turn(self.start)
+        return True
+
+    def _begin_turn(self: GrogState, seat: int) -> None:
+        self.stage = "bid"
+        self.actor = seat
+        self.draft = []
+        self.committed = False
+        self.holding = False
+
+    def _auto_next_turn(self: GrogState) -> bool:
+        left = [s for s in range(self.num_players) if self.active[s]]
+        if not left:
+            self.stage = "end_auction"
+        elif len(left) == 1 and self.bidder == left[0]:
+            self.winner = self.bidder
+            self.stage = "pay"
+            self.actor = self.bidder
+            self.revealed = 0
+            self.events.append({"type": "won_auction", "seat": self.bidder, "bid": self.bid_total})
+        else:
+            seat = self.actor
+            for step in range(1, self.num_players + 1):
+                nxt = (seat + step) % self.num_players
+                if self.active[nxt]:
+                    break
+            self._begin_turn(nxt)
+        return True
+
+    # =============================================================== bidding
+    def _do_parrot(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        card = action["card"]
+        self.private[seat]["parrots"].remove(card)
+        self.committed = True
+        event: dict[str, Any] = {"type": "parrot_played", "seat": seat, "card": card}
+        if card == PARROT_HOLD:
+            self.holding = True
+        else:
+            colour = COLOUR_INDEX[card[4:]]
+            self.dice[colour] = action["value"]
+            event["value"] = action["value"]
+        self.events.append(event)
+
+    def _do_place(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.draft.append(COLOUR_INDEX[action["colour"]])
+        self.committed = True
+
+    def _do_bid(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.bid = list(self.draft)
+        self.bid_total = sum(self.dice[c] for c in self.bid)
+        self.bidder = seat
+        self.draft = []
+        self.events.append(
+            {
+                "type": "bid",
+                "seat": seat,
+                "dice": [COLOURS[c] for c in self.bid],
+                "total": self.bid_total,
+                "hold": self.holding,
+            }
+        )
+        self.stage = "next_turn"
+
+    def _do_pass(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.active[seat] = False
+        self.passers.append(seat)
+        taken = list(self.bid)
+        ghost = self.ghost_space()
+        if ghost != OPEN_SEA:
+            taken.append(ghost)
+        for colour in taken:
+            self.goods[seat][colour] += 1
+        self.events.append({"type": "passed", "seat": seat, "goods": [COLOURS[c] for c in taken]})
+        self.stage = "trade_ship"
+
+    # =============================================================== trading
+    def _do_choose_ship(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        space = self.ships.index(SHIP_INDEX[action["ship"]])
+        self.discs[space] = seat
+        optional = not self._must_trade(seat)
+        # trade: [space, exchange units, exchange closed, building units paid, acted, optional]
+        self.trade = [space, 0, 0, 0, 0, int(optional)]
+        self.stage = "trade"
+        self.events.append(
+            {
+                "type": "trade_ship",
+                "seat": seat,
+                "ship": action["ship"],
+                "peninsula": COLOURS[space],
+            }
+        )
+
+    def _do_exchange(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        trade = self.trade
+        pay(self.goods[seat], [COLOUR_INDEX[g] for g in action["goods"]])
+        trade[1] += 1
+        trade[4] = 1
+        _, gives, _ = SHIPS[self.ships[trade[0]]]
+        what, _, amount = gives.partition(":")
+        if what == "coins":
+            self.coins[seat] += int(amount)
+        else:
+            self._draw(amount, seat, "drawn" if amount == "objective" else "hand")
+        self.events.append(
+            {"type": "exchanged", "seat": seat, "goods": list(action["goods"]), "gives": gives}
+        )
+
+    def _do_keep_objective(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        drawn = self.private[seat]["drawn"]
+        drawn.remove(action["card"])
+        self.private[seat]["objectives"].append(action["card"])
+        self.hidden["objective_bottom"].extend(drawn)
+        returned = len(drawn)
+        drawn.clear()
+        self.trade[2] = 1
+        self.events.append({"type": "kept_objective", "seat": seat, "returned": returned})
+
+    def _do_build_pay(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        pay(self.goods[seat], [COLOUR_INDEX[g] for g in action["goods"]])
+        self.trade[3] += 1
+        self.events.append(
+            {"type": "paid_for_building", "seat": seat, "goods": list(action["goods"])}
+        )
+
+    def _do_end_trade(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        if not self.trade[4]:
+            self.events.append({"type": "trade_skipped", "seat": seat})
+        self.trade = []
+        self.stage = "next_turn"
+
+    # ============================================================ buildings
+    def _do_claim(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        building = BUILDING_INDEX[action["building"]]
+        if self.stage == "trade":
+            self.trade[3] -= BUILDING_COST
+            self.trade[4] = 1
+        else:
+            colour = BUILDINGS[building][0]
+            self.claims.remove(colour)
+            self.claimed_types.append(BUILDINGS[building][1])
+        self._claim(seat, building)
+
+    def _claim(self: GrogState, seat: int, building: int) -> None:
+        """Crew on a free building, the white-cloud reward, the coin bonus."""
+        peninsula = BUILDINGS[building][0]
+        self.occupant[building] = seat
+        self.crew[seat] -= 1
+        if self.crew[seat] == 0:
+            self.last_crew = True
+        cloud = self.clouds[peninsula]
+        event: dict[str, Any] = {
+            "type": "claimed",
+            "seat": seat,
+            "building": BUILDING_IDS[building],
+            "cloud": cloud,
+        }
+        if cloud == "vp":
+            self.vp[seat] += 1
+        elif cloud == "parrot" and self.deck_size("parrot"):
+            self._draw("parrot", seat)
+        elif cloud == "objective_swap" and self.deck_size("objective"):
+            self._draw("objective", seat)
+            self.returns.append(seat)
+        bonus = 0
+        if cloud != "black":
+            bonus = sum(1 for other in SAME_TYPE[building] if self.occupant[other] == FREE)
+            self.coins[seat] += bonus
+        event["coins"] = bonus
+        self.events.append(event)
+
+    # ============================================================== winning
+    def _do_pay_treasure(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.private[seat]["treasures"].remove(action["value"])
+        self.revealed += action["value"]
+        self.events.append({"type": "treasure_paid", "seat": seat, "value": action["value"]})
+
+    def _do_pay(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        owed = self.bid_total - self.revealed
+        self.coins[seat] -= owed  # negative owed is change
+        self.events.append(
+            {
+                "type": "paid",
+                "seat": seat,
+                "bid": self.bid_total,
+                "coins": max(owed, 0),
+                "change": max(-owed, 0),
+            }
+        )
+        for reward in BID_SPACES[: len(self.bid)]:
+            if reward == "vp":
+                self.vp[seat] += 1
+        self.claims = [c for c, r in zip(self.bid, BID_SPACES, strict=False) if r == "claim"]
+        self.claimed_types = []
+        self.lock_colour = next(
+            (c for c, r in zip(self.bid, BID_SPACES, strict=False) if r == "lock"), -1
+        )
+        self.stage = "reward"
+
+    def _do_decline(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.events.append({"type": "declined_payment", "seat": seat, "bid": self.bid_total})
+        self.stage = "end_auction"
+
+    def claim_options(self: GrogState, seat: int) -> list[int]:
+        """Free buildings the auction winner may claim now (different types)."""
+        if self.crew[seat] <= 0:
+            return []
+        taken = self.claimed_types
+        return [
+            b
+            for colour in self.claims
+            for b in BUILDINGS_ON[colour]
+            if self.occupant[b] == FREE and BUILDINGS[b][1] not in taken
+        ]
+
+    def _auto_reward(self: GrogState) -> bool:
+        if self.claims and self.claim_options(self.actor):
+            return False
+        self.claims = []
+        self.stage = "lock"
+        return True
+
+    def _do_decline_claims(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.events.append({"type": "declined_claims", "seat": seat})
+        self.claims = []
+
+    def lock_options(self: GrogState) -> list[int]:
+        if self.lock_colour < 0 or self.locks_left <= 0:
+            return []
+        return [b for b in BUILDINGS_ON[self.lock_colour] if self.occupant[b] == FREE]
+
+    def _auto_lock(self: GrogState) -> bool:
+        if self.lock_options():
+            return False
+        self.lock_colour = -1
+        self.stage = "end_auction"
+        return True
+
+    def _do_lock(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.occupant[BUILDING_INDEX[action["building"]]] = LOCKED
+        self.locks_left -= 1
+        self.lock_colour = -1
+        self.events.append({"type": "locked", "seat": seat, "building": action["building"]})
+        self.stage = "end_auction"
+
+    # ========================================================== end of round
+    def ghost_options(self: GrogState) -> list[int]:
+        space = self.ghost_space()
+        if space == OPEN_SEA or self.ghost_crew <= 0:
+            return []
+        return [b for b in BUILDINGS_ON[space] if self.occupant[b] == FREE]
+
+    def _auto_end_auction(self: GrogState) -> bool:
+        if self.num_players == 2 and self.ghost_options():
+            if self.winner >= 0:
+                self.actor = 1 - self.winner
+            else:
+                self.actor = self.passers[0]
+            self.stage = "ghost"
+        else:
+            self.stage = "end_round"
+        return True
+
+    def _do_ghost(self: GrogState, seat: int, action: dict[str, Any]) -> None:
+        self.occupant[BUILDING_INDEX[action["building"]]] = GHOST
+        self.ghost_crew -= 1
+        self.events.append({"type": "ghost_crew", "seat": seat, "building": action["building"]})
+        self.stage = "end_round"
+
+    def _auto_end_round(self: GrogState) -> bool:
+        self.discs = [-1] * SHIP_SPACES
+        self.ships = [self.ships[-1], *self.ships[:-1]]
+        self.start = (self.start + 1) % self.num_players
+        self.events.append({"type": "ships_moved", "ships": [SHIPS[s][0] for s in self.ships]})
+        if self.last_crew or self.round >= MAX_ROUNDS:
+            self._finish()
+        else:
+            self._start_round()
+        return True
+
+    def _finish(self: GrogState) -> None:
+        table = final_scores(
+            self.num_players, self.vp, self.coins, self.goods, self.occupant, self.private
+        )
+        totals = [row["total"] for row in table]
+        self.final = {
+            "scores": totals,
+            "ranks": ranks(totals, list(self.coins)),
+            "breakdown": table,
+        }
+        self.stage = "over"
+        self.events.append({"type": "game_over", "scores": totals, "ranks": self.final["ranks"]})
+
+    # ============================================================= helpers
+    def _must_trade(self: GrogState, seat: int) -> bool:
+        """False in the special case: no free ship wants a good the seat holds."""
+        goods = self.goods[seat]
+        return any(goods[space] and self.can_act(seat, space) for space in self.free_ship_spaces())
+
+    def free_ship_spaces(self: GrogState) -> list[int]:
+        """Ships a passing player may use: not at sea, no disc, not the ghost."""
+        ghost = GHOST_SHIP if self.num_players == 2 else -1
+        return [
+            space
+            for space in range(OPEN_SEA)
+            if self.discs[space] < 0 and self.ships[space] != ghost
+        ]
+
+
+__all__ = ["PlayMixin"]

@@ -1,0 +1,221 @@
+"""The Grog Island position: its fields, whose move it is, chance, copies and JSON.
+
+Legal actions live in :mod:`.legal`, their effects and the round flow in
+:mod:`.play`, the public view in :mod:`.view`; this module only holds the data.
+
+Internally colours, ships and buildings are integer indices (see :mod:`.data`);
+actions and views name them. Occupant codes of a building: a seat (0-3),
+``FREE``, ``LOCKED`` or ``GHOST``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, ClassVar
+
+from engines import CHANCE, Engine, State
+
+from .data import (
+    CLOUDS,
+    COLOURS,
+    DIE_FACES,
+    FREE,
+    GHOST,
+    GHOST_SHIP,
+    LOCKED,
+    OPEN_SEA,
+    SHIPS,
+    TREASURE_MAX,
+)
+from .legal import LegalMixin
+from .play import PlayMixin
+from .view import ViewMixin
+
+__all__ = ["DECKS", "FREE", "GHOST", "LOCKED", "GrogState"]
+
+DECKS: tuple[str, ...] = ("objective", "treasure", "parrot")
+"""Deck names; ``draws[i]`` counts each seat's draws from ``DECKS[i]`` (chance keys)."""
+
+SCALARS: tuple[str, ...] = (
+    "round",
+    "start",
+    "stage",
+    "actor",
+    "locks_left",
+    "ghost_crew",
+    "bid_total",
+    "bidder",
+    "committed",
+    "holding",
+    "revealed",
+    "lock_colour",
+    "winner",
+    "last_crew",
+    "final",
+)
+FLAT: tuple[str, ...] = (
+    "crew",
+    "coins",
+    "vp",
+    "occupant",
+    "clouds",
+    "ships",
+    "dice",
+    "bid",
+    "active",
+    "passers",
+    "discs",
+    "draft",
+    "trade",
+    "claims",
+    "claimed_types",
+    "returns",
+)
+NESTED: tuple[str, ...] = ("goods", "queue", "draws")
+FIELDS = SCALARS + FLAT + NESTED
+
+
+class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
+    """One position of Grog Island; see the module docstring for the encoding."""
+
+    __slots__ = FIELDS
+    engine: ClassVar[Engine]
+
+    # ------------------------------------------------------------------ turn
+    @property
+    def to_move(self) -> list[int]:
+        if self.stage == "over":
+            return []
+        if self.queue:
+            return [CHANCE]
+        if self.returns:
+            return [self.returns[0]]
+        return [self.actor]
+
+    # ---------------------------------------------------------------- chance
+    def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
+        if self.stage == "over" or not self.queue:
+            return []
+        task = self.queue[0]
+        kind = task[0]
+        if kind == "die":
+            colour = COLOURS[task[1]]
+            p = 1 / DIE_FACES
+            return [
+                ({"type": "roll", "colour": colour, "value": v}, p) for v in range(1, DIE_FACES + 1)
+            ]
+        if kind == "cloud":
+            left = [c for c in CLOUDS if c not in self.clouds]
+            p = 1 / len(left)
+            peninsula = COLOURS[task[1]]
+            return [({"type": "place_cloud", "peninsula": peninsula, "cloud": c}, p) for c in left]
+        if kind == "ship":
+            left = [name for i, (name, _, _) in enumerate(SHIPS) if i not in self.ships]
+            p = 1 / len(left)
+            return [({"type": "place_ship", "space": task[1], "ship": s}, p) for s in left]
+        # a draw from the random part of a deck
+        deck, seat = task[1], task[2]
+        pool = self.hidden[f"{deck}_pool"]
+        counts: dict[Any, int] = {}
+        for card in pool:
+            counts[card] = counts.get(card, 0) + 1
+        total = len(pool)
+        return [
+            ({"type": "draw", "deck": deck, "seat": seat, "card": card}, n / total)
+            for card, n in sorted(counts.items(), key=lambda item: str(item[0]))
+        ]
+
+    def chance_key(self) -> str:
+        if not self.queue:
+            return ""
+        task = self.queue[0]
+        kind = task[0]
+        if kind == "die":
+            return f"r{self.round}/die/{COLOURS[task[1]]}"
+        if kind == "cloud":
+            return f"setup/cloud/{COLOURS[task[1]]}"
+        if kind == "ship":
+            return f"setup/ship/{task[1]}"
+        deck, seat = task[1], task[2]
+        return f"{deck}/seat{seat}/{self.draws[DECKS.index(deck)][seat]}"
+
+    def outcome(self) -> dict[str, list]:
+        """Final VP totals; ranks by VP, then coins (ties share)."""
+        if self.final is None:
+            return {"scores": [], "ranks": []}
+        return {"scores": list(self.final["scores"]), "ranks": list(self.final["ranks"])}
+
+    # --------------------------------------------------------------- helpers
+    def deck_size(self, deck: str) -> int:
+        """Cards left in a deck (public: only list lengths are read)."""
+        size = len(self.hidden[f"{deck}_pool"])
+        if deck == "objective":
+            size += len(self.hidden["objective_bottom"])
+        return size
+
+    def capital(self, seat: int) -> int:
+        """Potential capital: coins + 3 per treasure card (values unseen)."""
+        return self.coins[seat] + TREASURE_MAX * len(self.private[seat]["treasures"])
+
+    def ghost_space(self) -> int:
+        """Space of the ghost ship (two players), else ``OPEN_SEA`` (it never gives)."""
+        if self.num_players != 2 or GHOST_SHIP not in self.ships:
+            return OPEN_SEA
+        return self.ships.index(GHOST_SHIP)
+
+    # ----------------------------------------------------------- persistence
+    def clone(self) -> GrogState:
+        other = GrogState.__new__(GrogState)
+        other.num_players = self.num_players
+        other.options = dict(self.options)
+        other.events = list(self.events)
+        other.private = [{key: list(value) for key, value in seat.items()} for seat in self.private]
+        other.hidden = {key: list(value) for key, value in self.hidden.items()}
+        for name in SCALARS:
+            setattr(other, name, getattr(self, name))
+        for name in FLAT:
+            setattr(other, name, list(getattr(self, name)))
+        other.goods = [list(g) for g in self.goods]
+        other.queue = [list(t) for t in self.queue]
+        other.draws = [list(d) for d in self.draws]
+        return other
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "engine": self.engine.slug,
+            "version": self.engine.version,
+            "num_players": self.num_players,
+            "options": dict(self.options),
+            "events": [dict(e) for e in self.events],
+            "private": [{key: list(value) for key, value in seat.items()} for seat in self.private],
+            "hidden": {key: list(value) for key, value in self.hidden.items()},
+        }
+        for name in SCALARS:
+            data[name] = getattr(self, name)
+        data["final"] = copy.deepcopy(self.final)
+        for name in FLAT:
+            data[name] = list(getattr(self, name))
+        data["goods"] = [list(g) for g in self.goods]
+        data["queue"] = [list(t) for t in self.queue]
+        data["draws"] = [list(d) for d in self.draws]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GrogState:
+        state = cls.__new__(cls)
+        state.num_players = int(data["num_players"])
+        state.options = dict(data.get("options", {}))
+        state.events = [dict(e) for e in data["events"]]
+        state.private = [
+            {key: list(value) for key, value in seat.items()} for seat in data["private"]
+        ]
+        state.hidden = {key: list(value) for key, value in data["hidden"].items()}
+        for name in SCALARS:
+            setattr(state, name, data[name])
+        state.final = copy.deepcopy(data["final"])
+        for name in FLAT:
+            setattr(state, name, list(data[name]))
+        state.goods = [list(g) for g in data["goods"]]
+        state.queue = [list(t) for t in data["queue"]]
+        state.draws = [list(d) for d in data["draws"]]
+        return state

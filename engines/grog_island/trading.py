@@ -1,0 +1,60 @@
+"""Paying goods at a ship: one good of the ship's colour, or three others instead.
+
+Each ship exchange and each building is paid one *unit* at a time. A unit is
+one good of the ship's colour or, by the 3-for-1 rule, three goods of other
+colours. (Three goods that include the ship's own colour are never offered:
+that good alone would pay the same unit, so such a payment is never better.)
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+from .data import COLOURS, SUBSTITUTE
+
+_TRIPLES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        combo
+        for combo in combinations_with_replacement(range(len(COLOURS)), SUBSTITUTE)
+        if colour not in combo
+    )
+    for colour in range(len(COLOURS))
+)
+"""For each ship colour, every multiset of three goods of the other colours."""
+
+
+def capacity(goods: list[int], colour: int) -> int:
+    """How many units a player can pay towards a ship of ``colour``."""
+    own = goods[colour]
+    return own + (sum(goods) - own) // SUBSTITUTE
+
+
+def payments(goods: list[int], colour: int) -> list[tuple[int, ...]]:
+    """Every way to pay one unit: ``(colour,)`` and the affordable triples."""
+    options: list[tuple[int, ...]] = []
+    if goods[colour]:
+        options.append((colour,))
+    if sum(goods) - goods[colour] >= SUBSTITUTE:
+        for combo in _TRIPLES[colour]:
+            a, b, c = combo
+            if a == b == c:
+                if goods[a] >= 3:
+                    options.append(combo)
+            elif a == b or b == c:
+                twice = b
+                once = c if a == b else a
+                if goods[twice] >= 2 and goods[once] >= 1:
+                    options.append(combo)
+            elif goods[a] and goods[b] and goods[c]:
+                options.append(combo)
+    return options
+
+
+def pay(goods: list[int], combo: tuple[int, ...] | list[int]) -> None:
+    """Remove the goods of one unit payment (already known affordable)."""
+    for colour in combo:
+        goods[colour] -= 1
+
+
+def names(combo: tuple[int, ...] | list[int]) -> list[str]:
+    return [COLOURS[c] for c in combo]
