@@ -73,7 +73,8 @@ def place(state: ManilaState, *spaces: str) -> None:
 def roll(state: ManilaState, **dice: int) -> None:
     """One movement: force the die of every boat at sea."""
     assert state.phase == "roll", f"not rolling but {state.phase}"
-    while state.phase == "roll":
+    movement = state.movement
+    while state.phase == "roll" and state.movement == movement:
         good = ("ginseng", "nutmeg", "silk", "jade")[state.pending[0]]
         force_chance(state, good=good, value=dice[good])
 
