@@ -11,8 +11,12 @@ deterministic game log from scratch, keeping a dict of current ratings:
   (no conversion, no validation), i.e. what the package alone costs. Its time
   over the pure time is the share spent inside the package.
 
+Times are CPU seconds of this process (``time.process_time``), so other
+work on a shared machine does not distort the figures or the package share.
 A later measurement (recompute through the database) plugs into
-:data:`MEASUREMENTS` with the same signature. Prints a table; not a test.
+:data:`MEASUREMENTS` with the same signature; it should time wall-clock
+instead, as the database server's work is not this process's CPU.
+Prints a table; not a test.
 """
 
 from __future__ import annotations
@@ -74,13 +78,13 @@ def measure_pure(system: RatingSystem, log: Sequence[SyntheticGame]) -> Measurem
     initial = system.initial_rating(params)
     rate = system.rate
     current: dict[int, Any] = {}
-    start = time.perf_counter()
+    start = time.process_time()
     for game in log:
         before = [current.get(seat, initial) for seat in game.seats]
         after = rate(before, list(game.ranks), **params)
         for seat, rating in zip(game.seats, after, strict=True):
             current[seat] = rating
-    return Measurement(time.perf_counter() - start, current)
+    return Measurement(time.process_time() - start, current)
 
 
 def measure_package(system: RatingSystem, log: Sequence[SyntheticGame]) -> Measurement | None:
@@ -103,12 +107,12 @@ def measure_package(system: RatingSystem, log: Sequence[SyntheticGame]) -> Measu
     else:
         return None
     current: dict[int, Any] = {}
-    start = time.perf_counter()
+    start = time.process_time()
     for game in log:
         before = [current[seat] if seat in current else new() for seat in game.seats]
         for seat, rating in zip(game.seats, rate(before, list(game.ranks)), strict=True):
             current[seat] = rating
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     return Measurement(seconds, {seat: (r.mu, r.sigma) for seat, r in current.items()})
 
 
@@ -144,7 +148,7 @@ def main() -> None:
         f"{len(log)} games, 4 players, pool {args.pool}, seed {args.seed}, "
         f"{100 * tied / len(log):.1f}% with a tie"
     )
-    header = f"{'system':<10} {'measurement':<12} {'seconds':>8} {'games/s':>9}  note"
+    header = f"{'system':<10} {'measurement':<12} {'cpu s':>8} {'games/s':>9}  note"
     print(header)
     for name in args.system or list(SYSTEMS):
         system = SYSTEMS[name]
