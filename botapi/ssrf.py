@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import re
 import socket
 import ssl
 import threading
@@ -61,6 +62,8 @@ Resolver = Callable[[str, int], list[str]]
 """``(host, port) -> [ip, ...]``: how a host name becomes addresses."""
 
 LOOPBACK_NETWORKS = ("127.0.0.0/8", "::1/128")
+_HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?:\.(?!-)[A-Za-z0-9_-]{1,63})*\.?")
+"""An ASCII (IDNA-encoded) DNS name: dot-separated labels of letters, digits, - and _."""
 
 
 class EndpointRefused(ValueError):
@@ -255,6 +258,8 @@ def check_endpoint(
             "requests are authenticated by their signature",
         )
     host = parsed.raw_host.decode("ascii")
+    if parse_ip(host) is None and not _HOST_NAME.fullmatch(host):
+        raise EndpointRefused("host", f"{parsed.host!r} is not a valid host name")
     port = parsed.port or (443 if parsed.scheme == "https" else 80)
     checked_addresses(host, port, policy, resolver)
     return str(parsed)
