@@ -80,6 +80,7 @@ def public_view(state: ManilaState) -> dict[str, Any]:
             name: {
                 "seat": None if state.spaces[i] < 0 else state.spaces[i],
                 "cost": data.SPACE_COST[i],
+                "payout": data.DOCK_PAYOUT[i % 3] if i < 6 else None,
             }
             for i, name in enumerate(data.SPACE_NAMES)
         },

@@ -49,7 +49,7 @@ def test_boat_seats_fill_cheapest_first_and_insurance_pays_10_at_once() -> None:
     assert state.cash == [27, 26, 40, 25]
     assert state.view(None)["boats"]["jade"]["next_seat_cost"] == 5
     assert state.view(None)["pirate_ship"] == [3]
-    assert state.view(None)["spaces"]["insurance"] == {"seat": 2, "cost": 0}
+    assert state.view(None)["spaces"]["insurance"] == {"seat": 2, "cost": 0, "payout": None}
 
 
 def test_a_taken_space_and_an_unaffordable_one_are_explained() -> None:
