@@ -233,8 +233,8 @@ class PlayMixin:
     # =============================================================== trading
     def _do_choose_ship(self: GrogState, seat: int, action: dict[str, Any]) -> None:
         space = self.ships.index(SHIP_INDEX[action["ship"]])
-        self.discs[space] = seat
         optional = not self._must_trade(seat)
+        self.discs[space] = seat
         # trade: [space, exchange units, exchange closed, building units paid, acted, optional]
         self.trade = [space, 0, 0, 0, 0, int(optional)]
         self.stage = "trade"
