@@ -21,3 +21,57 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     class Params:
         admin = factory.Trait(is_staff=True, is_superuser=True)
+
+
+class CompetitorFactory(factory.django.DjangoModelFactory):
+    """A bot competitor unless ``kind`` says otherwise."""
+
+    class Meta:
+        model = "tournaments.Competitor"
+
+    kind = "bot"
+    name = factory.Sequence(lambda n: f"competitor{n}")
+
+
+class LeagueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = "tournaments.League"
+
+    name = factory.Sequence(lambda n: f"League {n}")
+    slug = factory.Sequence(lambda n: f"league-{n}")
+    engine = "manila"
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    """A scheduled game row (no seats); see ``finished_game`` for a whole result."""
+
+    class Meta:
+        model = "tournaments.Game"
+
+    engine = "manila"
+    engine_version = "1"
+    num_players = 4
+    seed = factory.Sequence(lambda n: f"seed-{n}")
+    seed_commitment = factory.LazyAttribute(
+        lambda game: __import__("engines").seed_commitment(game.seed)
+    )
+
+
+def finished_game(competitors, ranks, *, forfeited=None, rated=True, scores=None, **fields):
+    """A finished game with seats and an outcome, as the referee leaves it."""
+    from django.utils import timezone
+
+    from tournaments.models import Game, Outcome, Seat
+
+    game = GameFactory(
+        num_players=len(competitors),
+        status=Game.Status.FINISHED,
+        rated=rated,
+        finished_at=timezone.now(),
+        **fields,
+    )
+    forfeited = forfeited or [False] * len(competitors)
+    for position, (competitor, gone) in enumerate(zip(competitors, forfeited, strict=True)):
+        Seat.objects.create(game=game, position=position, competitor=competitor, forfeited=gone)
+    Outcome.objects.create(game=game, scores=scores or [0] * len(ranks), ranks=list(ranks))
+    return game
