@@ -102,7 +102,7 @@ def test_final_turn_ends_after_phase_two_without_sending_ships() -> None:
     assert state.legal_actions(1) == []
 
 
-def test_same_seed_same_setup_whatever_the_players_do() -> None:
+def test_same_seed_gives_the_same_setup_and_keys_name_the_event() -> None:
     dealer = Dealer(99)
 
     def setup(n: int) -> tuple[list[str], dict]:
