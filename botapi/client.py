@@ -276,13 +276,14 @@ class BotClient:
             "User-Agent": USER_AGENT,
             **sign_headers(secret, body),
         }
+        http = self.http  # created (TLS context loaded) before the clock starts
         seconds = max(timeout_ms, 1) / 1000
         started = time.monotonic()
         deadline = started + seconds
         try:
             with (
                 deadline_scope(deadline),
-                self.http.stream(
+                http.stream(
                     "POST", endpoint, content=body, headers=headers, timeout=seconds
                 ) as response,
             ):

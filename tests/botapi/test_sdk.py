@@ -1,0 +1,252 @@
+"""The bot SDK: a real endpoint on loopback, spoken to by the referee's client."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from botapi import protocol
+from botapi.client import BotClient, Fault
+from botapi.sdk import RunningBot, Turn, serve_in_background, sign_headers
+from botapi.sdk.examples.random_bot import RandomBot
+from engines import CHANCE, Dealer
+from tests.engines.toy import TOY
+
+SECRET = "sdk-test-secret"
+ROOT = Path(__file__).resolve().parents[2]
+LEGAL = [{"type": "hold"}, {"type": "raise"}, {"type": "fold"}]
+GAME = protocol.game_info(
+    game_id="g7", engine="toy_highcard", engine_version="1", num_players=3, options={}, seat=2
+)
+
+
+def act_request(deadline_ms: int = 1000) -> dict[str, Any]:
+    return protocol.act_request(
+        game=GAME, ply=1, deadline_ms=deadline_ms, view={"you": 2}, legal_actions=LEGAL, events=[]
+    )
+
+
+class Recorder:
+    """A handler that remembers what it was given and answers a fixed choice."""
+
+    def __init__(self, choice: Any = 1) -> None:
+        self.choice = choice
+        self.turns: list[Turn] = []
+        self.time_left: list[float] = []
+        self.started: list[dict] = []
+        self.finished: list[dict] = []
+
+    def act(self, turn: Turn) -> Any:
+        self.turns.append(turn)
+        self.time_left.append(turn.time_left())
+        return self.choice
+
+    def start(self, request: dict) -> None:
+        self.started.append(request)
+
+    def finish(self, request: dict) -> None:
+        self.finished.append(request)
+
+
+@pytest.fixture
+def client() -> Iterator[BotClient]:
+    bot_client = BotClient(allow="loopback")
+    yield bot_client
+    bot_client.close()
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+def bot(recorder: Recorder) -> Iterator[RunningBot]:
+    with serve_in_background(recorder, secret=SECRET, name="recorder", version="0.3") as running:
+        yield running
+
+
+def post(bot: RunningBot, body: bytes, headers: dict[str, str]) -> httpx.Response:
+    return httpx.post(bot.url, content=body, headers=headers, timeout=5)
+
+
+# ------------------------------------------------------------ round trips
+def test_port_zero_binds_a_free_port(bot: RunningBot) -> None:
+    assert bot.port > 0
+    assert bot.url == f"http://127.0.0.1:{bot.port}/"
+
+
+def test_a_signed_act_request_round_trips(
+    bot: RunningBot, recorder: Recorder, client: BotClient
+) -> None:
+    request = act_request()
+    result = client.act(bot.url, SECRET, request)
+    assert result.ok, result.detail
+    assert (result.action, result.action_index) == (LEGAL[1], 1)
+    [turn] = recorder.turns
+    assert turn.request == request
+    assert (turn.seat, turn.ply, turn.legal_actions, turn["view"]) == (2, 1, LEGAL, {"you": 2})
+    assert 0 < recorder.time_left[0] <= 1.0
+
+
+def test_a_handler_may_return_the_action_itself(client: BotClient) -> None:
+    def act(turn: Turn) -> dict:
+        return turn.legal_actions[2]
+
+    with serve_in_background(act, secret=SECRET) as running:
+        result = client.act(running.url, SECRET, act_request())
+    assert result.ok, result.detail
+    assert (result.action, result.action_index) == (LEGAL[2], 2)
+
+
+def test_ping_answers_name_and_version(bot: RunningBot, client: BotClient) -> None:
+    result = client.ping(bot.url, SECRET)
+    assert result.ok, result.detail
+    assert result.reply == {"name": "recorder", "version": "0.3"}
+
+
+def test_start_and_finish_reach_the_handler(
+    bot: RunningBot, recorder: Recorder, client: BotClient
+) -> None:
+    start = protocol.start_request(game=GAME, players=["a", "b", "me"])
+    finish = protocol.finish_request(game=GAME, outcome={"scores": [1, 2, 3], "ranks": [3, 2, 1]})
+    assert client.notify(bot.url, SECRET, start).ok
+    assert client.notify(bot.url, SECRET, finish).ok
+    assert recorder.started == [start]
+    assert recorder.finished == [finish]
+
+
+def test_the_random_bot_plays_a_whole_game_over_http(client: BotClient) -> None:
+    state = TOY.new_game(3)
+    dealer = Dealer(3)
+    with serve_in_background(RandomBot(seed=1), secret=SECRET) as running:
+        ply = 0
+        while not state.is_over:
+            seat = state.to_move[0]
+            if seat == CHANCE:
+                action = dealer.choose(state)
+            else:
+                request = protocol.act_request_for_state(
+                    state, game_id=1, seat=seat, ply=ply, deadline_ms=1000
+                )
+                result = client.act(running.url, SECRET, request)
+                assert result.ok, result.detail
+                action = result.action
+            state.apply(seat, action)
+            ply += 1
+    assert sorted(state.outcome()["ranks"])[0] == 1
+
+
+# --------------------------------------------------------------- security
+def test_a_bad_signature_is_rejected_with_401(
+    bot: RunningBot, recorder: Recorder, client: BotClient
+) -> None:
+    result = client.act(bot.url, "not-the-secret", act_request())
+    assert result.fault == Fault.HTTP_STATUS
+    assert result.status_code == 401
+    assert json.loads(result.reply_excerpt)["error"] == "bad_signature"
+    assert recorder.turns == []
+
+
+def test_a_stale_timestamp_is_rejected_with_401(bot: RunningBot, recorder: Recorder) -> None:
+    body = json.dumps(act_request()).encode()
+    headers = sign_headers(SECRET, body, timestamp=int(time.time()) - 400)
+    response = post(bot, body, {"Content-Type": "application/json", **headers})
+    assert response.status_code == 401
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["error"] == "stale_timestamp"
+    assert " s old" in response.json()["detail"]
+    assert recorder.turns == []
+
+
+def test_an_unsigned_request_is_rejected_with_401(bot: RunningBot, recorder: Recorder) -> None:
+    response = post(bot, json.dumps(act_request()).encode(), {"Content-Type": "application/json"})
+    assert response.status_code == 401
+    assert response.json()["error"] == "missing_signature"
+    assert recorder.turns == []
+
+
+def test_a_get_is_answered_with_a_hint(bot: RunningBot) -> None:
+    response = httpx.get(bot.url, timeout=5)
+    assert response.status_code == 405
+    assert "POST" in response.json()["detail"]
+
+
+def test_a_secret_is_required(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HARBORMASTER_SECRET", raising=False)
+    with pytest.raises(ValueError, match="secret"):
+        serve_in_background(RandomBot())
+
+
+def test_the_secret_may_come_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, client: BotClient
+) -> None:
+    monkeypatch.setenv("HARBORMASTER_SECRET", "from-env")
+    with serve_in_background(RandomBot()) as running:
+        assert client.ping(running.url, "from-env").ok
+
+
+# -------------------------------------------------------------- robustness
+def test_a_slow_handler_is_answered_for_before_the_deadline(client: BotClient) -> None:
+    release = threading.Event()
+
+    def ponder(turn: Turn) -> int:
+        release.wait(5)
+        return 2
+
+    try:
+        with serve_in_background(ponder, secret=SECRET) as running:
+            result = client.act(running.url, SECRET, act_request(deadline_ms=500))
+    finally:
+        release.set()
+    assert result.ok, result.detail
+    assert result.action_index == 0
+    assert "too slow" in result.reply_excerpt
+
+
+@pytest.mark.parametrize(
+    "choice", [7, -1, True, "raise", {"kind": "raise"}, None], ids=lambda c: repr(c)
+)
+def test_a_bad_handler_result_is_a_500_with_the_reason(client: BotClient, choice: Any) -> None:
+    with serve_in_background(Recorder(choice), secret=SECRET) as running:
+        result = client.act(running.url, SECRET, act_request())
+    assert result.fault == Fault.HTTP_STATUS
+    assert result.status_code == 500
+    assert json.loads(result.reply_excerpt)["error"] == "handler_failed"
+
+
+def test_a_handler_exception_is_reported_to_the_referee(client: BotClient) -> None:
+    def crash(turn: Turn) -> int:
+        raise RuntimeError("my search blew up")
+
+    with serve_in_background(crash, secret=SECRET) as running:
+        result = client.act(running.url, SECRET, act_request())
+    assert result.status_code == 500
+    assert "my search blew up" in result.reply_excerpt
+
+
+def test_a_handler_without_act_is_refused() -> None:
+    with pytest.raises(TypeError, match="act"):
+        serve_in_background(object(), secret=SECRET)
+
+
+def test_the_sdk_imports_only_the_standard_library() -> None:
+    code = (
+        "import sys; import botapi.sdk, botapi.sdk.examples.random_bot; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'django', 'httpx', 'jsonschema', 'engines', 'rest_framework'}); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
