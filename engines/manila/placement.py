@@ -11,6 +11,11 @@ if TYPE_CHECKING:
     from .state import ManilaState
 
 
+_SINGLE_SPACES = tuple(zip(data.SPACE_NAMES, data.SPACE_COST, strict=True))
+_DEAREST = max(*data.SPACE_COST, data.PIRATE_COST, *(max(c) for c in data.SEAT_COSTS))
+"""Whoever can pay this much can pay any space: no need to look for the cheapest."""
+
+
 def open_spaces(state: ManilaState) -> list[tuple[str, int]]:
     """(space name, cost) of every free space; a boat offers its cheapest free seat.
 
@@ -18,15 +23,16 @@ def open_spaces(state: ManilaState) -> list[tuple[str, int]]:
     docks and yards stay open whether or not a boat lies there.
     """
     spaces: list[tuple[str, int]] = []
+    loaded, berth, crew = state.loaded, state.berth, state.crew
     for g in range(4):
-        if state.loaded[g] and state.berth[g] < 0:
-            aboard = len(state.crew[g])
+        if loaded[g] and berth[g] < 0:
+            aboard = len(crew[g])
             costs = data.SEAT_COSTS[g]
             if aboard < len(costs):
                 spaces.append((data.GOODS[g], costs[aboard]))
-    for i, occupant in enumerate(state.spaces):
-        if occupant < 0:
-            spaces.append((data.SPACE_NAMES[i], data.SPACE_COST[i]))
+    spaces += [
+        pair for pair, occupant in zip(_SINGLE_SPACES, state.spaces, strict=True) if occupant < 0
+    ]
     if len(state.pirates) < data.PIRATE_SEATS:
         spaces.append((data.PIRATE, data.PIRATE_COST))
     return spaces
@@ -40,9 +46,11 @@ def is_stowaway(state: ManilaState, seat: int, spaces: list[tuple[str, int]]) ->
 def placement_costs(state: ManilaState, seat: int) -> dict[str, int]:
     """Space name -> what ``seat`` would pay there now (only spaces it may take)."""
     spaces = open_spaces(state)
+    money = available(state, seat)
+    if money >= _DEAREST:
+        return dict(spaces)
     if is_stowaway(state, seat, spaces):
         return {name: 0 for name, _ in spaces if name in data.GOOD_INDEX}
-    money = available(state, seat)
     return {name: cost for name, cost in spaces if cost <= money}
 
 
@@ -56,9 +64,17 @@ def legal_place(state: ManilaState) -> list[dict[str, Any]]:
 
 def apply_place(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
     name = action["space"]
-    cost = placement_costs(state, seat)[name]
-    pay(state, seat, cost)
     good = data.GOOD_INDEX.get(name)
+    if available(state, seat) >= _DEAREST:  # the usual case, without listing every space
+        if good is not None:
+            cost = data.SEAT_COSTS[good][len(state.crew[good])]
+        elif name == data.PIRATE:
+            cost = data.PIRATE_COST
+        else:
+            cost = data.SPACE_COST[data.SPACE_INDEX[name]]
+    else:
+        cost = placement_costs(state, seat)[name]
+    pay(state, seat, cost)
     if good is not None:
         state.crew[good].append(seat)
     elif name == data.PIRATE:
