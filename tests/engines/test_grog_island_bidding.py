@@ -48,7 +48,8 @@ def test_worked_example_opening_six_then_raising_to_eight() -> None:
     roll(state, yellow=3, green=2, blue=6, orange=1, grey=3)
     bid(state, 0, "yellow", "green", "orange")
     assert state.bid_total == 6 and state.bidder == 0
-    assert state.view(None)["bid"] == {"dice": ["yellow", "green", "orange"], "total": 6, "bidder": 0}
+    expected = {"dice": ["yellow", "green", "orange"], "total": 6, "bidder": 0}
+    assert state.view(None)["bid"] == expected
     # Martina returns orange, puts grey on space 2 and green on space 3.
     bid(state, 1, "yellow", "grey", "green")
     assert state.bid_total == 8 and state.bid == [0, 4, 1]

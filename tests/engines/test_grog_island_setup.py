@@ -46,7 +46,14 @@ def test_each_player_starts_with_crew_coins_cards_and_a_chosen_good(n: int, crew
 
 def test_six_objectives_dealt_four_kept_two_go_under_the_deck_in_order() -> None:
     hands = [
-        ["building/sword", "building/hat", "parrots", "goods/blue", "peninsula/grey", "building/rum"],
+        [
+            "building/sword",
+            "building/hat",
+            "parrots",
+            "goods/blue",
+            "peninsula/grey",
+            "building/rum",
+        ],  # noqa: E501
         ["building/pub", "building/hook", "parrots", "goods/grey", "goods/green", "building/hat"],
     ]
     keep = [hands[0][:4], hands[1][2:]]
