@@ -187,7 +187,7 @@ class BataviaState(State):
             if kind == "card":
                 cards.apply_card(self, action["company"])
             elif kind == "die":
-                auction.apply_die(self, action["value"])
+                auction.apply_die(self, int(action["value"]))
             else:
                 track.apply_reveal(self, action["company"], action["good"])
         elif kind == "play":
@@ -197,7 +197,7 @@ class BataviaState(State):
         elif kind == "done":
             turn.finish_playing(self, seat)
         elif kind == "bid":
-            auction.place_bid(self, seat, action["amount"])
+            auction.place_bid(self, seat, int(action["amount"]))
         elif kind == "pass":
             auction.pass_bid(self, seat)
         elif kind == "move":
