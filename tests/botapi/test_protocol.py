@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -233,3 +234,14 @@ def test_the_default_action_is_the_first_legal_one() -> None:
 )
 def test_json_equal(a: object, b: object, equal: bool) -> None:
     assert protocol.json_equal(a, b) is equal
+
+
+def test_the_documented_act_exchange_is_valid() -> None:
+    """The complete exchange in docs/bot-protocol.md matches the schemas."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bot-protocol.md").read_text()
+    section = doc.split("## A complete act exchange", 1)[1]
+    request = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
+    protocol.validate("act_request", request)
+    reply_line = next(line for line in section.splitlines() if '"action_index": 2}' in line)
+    action, index = parse_act_reply(json.loads(reply_line), request)
+    assert (action, index) == ({"type": "send", "to": "Rotterdam"}, 2)

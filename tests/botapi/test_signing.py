@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +114,15 @@ def test_comparison_is_constant_time(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_an_empty_secret_is_refused() -> None:
     with pytest.raises(ValueError, match="empty"):
         sign_headers("", BODY)
+
+
+def test_the_test_vector_in_the_protocol_docs_is_right() -> None:
+    """docs/bot-protocol.md gives bot authors a vector to check their own code."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bot-protocol.md").read_text()
+    lines = dict(
+        line.split(None, 1) for line in doc.splitlines() if line.startswith(("body ", "timestamp "))
+    )
+    vector = re.search(r"^signature\s+(v1=[0-9a-f]{64})$", doc, re.MULTILINE)
+    assert vector is not None
+    body = lines["body"].strip().encode()
+    assert compute_signature("example-secret", lines["timestamp"].strip(), body) == vector[1]
