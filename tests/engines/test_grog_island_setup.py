@@ -53,7 +53,7 @@ def test_six_objectives_dealt_four_kept_two_go_under_the_deck_in_order() -> None
             "goods/blue",
             "peninsula/grey",
             "building/rum",
-        ],  # noqa: E501
+        ],
         ["building/pub", "building/hook", "parrots", "goods/grey", "goods/green", "building/hat"],
     ]
     keep = [hands[0][:4], hands[1][2:]]
