@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from tournaments.models import Game, Seat
 
@@ -22,6 +22,11 @@ from .scopes import games_of
 from .systems import get_system
 
 BATCH = 5000
+CHANGE_FIELDS = (
+    "game", "competitor", "scope", "system", "rank",
+    "before_value", "before_sigma", "after_value", "after_sigma",
+)  # fmt: skip
+"""Columns of a change row, in the order :func:`compute` builds them."""
 
 
 def load_results(scope: RatingScope) -> list[ledger.GameResult]:
@@ -52,13 +57,18 @@ def compute(
     system_name: str,
     results: Iterable[ledger.GameResult],
     progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda it: it,
-) -> tuple[list[Rating], list[RatingChange]]:
-    """Ratings and changes of one system over ``results`` (unsaved model objects)."""
+) -> tuple[list[Rating], list[tuple]]:
+    """Ratings (unsaved models) and change rows (tuples of CHANGE_FIELDS) of one system.
+
+    Changes are plain tuples: a recompute writes hundreds of thousands of them
+    and building a model instance for each costs more than the rating math.
+    """
     system = get_system(system_name)
     params = scope.systems[system_name]["params"]
     start = ledger.initial(system, params)
     current: dict[int, Rating] = {}
-    changes: list[RatingChange] = []
+    changes: list[tuple] = []
+    scope_id = scope.pk
     for result in progress(results):
         if not result.ratable:
             continue
@@ -80,12 +90,8 @@ def compute(
             row.last_game_id = result.game_id
             row.last_game_at = result.finished_at
             changes.append(
-                RatingChange(
-                    game_id=result.game_id, competitor_id=row.competitor_id, scope=scope,
-                    system=system_name, rank=rank, before_value=old[0], before_sigma=old[1],
-                    after_value=new[0], after_sigma=new[1],
-                )
-            )  # fmt: skip
+                (result.game_id, row.competitor_id, scope_id, system_name, rank, *old, *new)
+            )
     return list(current.values()), changes
 
 
@@ -112,6 +118,20 @@ def recompute_scope(
             RatingChange.objects.filter(scope=scope, system=name).delete()
             Rating.objects.filter(scope=scope, system=name).delete()
             Rating.objects.bulk_create(ratings, batch_size=BATCH)
-            RatingChange.objects.bulk_create(changes, batch_size=BATCH)
+            _insert_changes(changes)
             counts[name] = sum(1 for r in results if r.ratable)
     return counts
+
+
+def _insert_changes(rows: list[tuple]) -> None:
+    """Bulk-insert change rows with one prepared statement (no model instances)."""
+    meta = RatingChange._meta
+    columns = [meta.get_field(name).column for name in CHANGE_FIELDS]
+    quote = connection.ops.quote_name
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(c) for c in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))})"
+    )
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), BATCH):
+            cursor.executemany(sql, rows[start : start + BATCH])

@@ -1,0 +1,112 @@
+"""The recompute measurement of ``bench.ratings``: the synthetic log through the database.
+
+Inserts the log once as real finished games (seats, outcomes; not timed), then
+times ``ratings.recompute.recompute_scope`` per system, wall-clock: loading the
+games, rating them and bulk-writing every rating and change.
+
+By default it runs on a throw-away SQLite file so it never touches your data;
+``--database-url postgres://...`` measures PostgreSQL (the database must exist
+and is emptied of games first).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+_ready_for: int | None = None
+_scope: Any = None
+
+
+def configure(database_url: str | None) -> None:
+    """Point Django at the bench database and create the tables; call before measuring."""
+    if database_url is None:
+        folder = tempfile.mkdtemp(prefix="harbormaster-bench-")
+        database_url = f"sqlite:///{os.path.join(folder, 'bench.sqlite3')}"
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def _insert(log: Sequence[Any]) -> Any:
+    """Write the log as finished rated manila games; return the manila global scope."""
+    from django.db import transaction
+
+    from ratings.models import Rating, RatingChange
+    from ratings.scopes import global_scope
+    from tournaments.models import Competitor, Game, Outcome, Seat
+
+    with transaction.atomic():
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        Seat.objects.all().delete()
+        Outcome.objects.all().delete()
+        Game.objects.all().delete()
+        Competitor.objects.all().delete()
+        pool = max(seat for game in log for seat in game.seats) + 1
+        people = Competitor.objects.bulk_create(
+            [Competitor(kind="bot", name=f"bench{i}") for i in range(pool)]
+        )
+        start = datetime(2026, 1, 1, tzinfo=UTC)
+        games = Game.objects.bulk_create(
+            [
+                Game(
+                    engine="manila",
+                    engine_version="1",
+                    num_players=len(g.seats),
+                    seed=str(i),
+                    seed_commitment="-",
+                    status="finished",
+                    rated=True,
+                    finished_at=start + timedelta(seconds=i),
+                )
+                for i, g in enumerate(log)
+            ],
+            batch_size=5000,
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(game=game, position=p, competitor=people[c])
+                for game, g in zip(games, log, strict=True)
+                for p, c in enumerate(g.seats)
+            ],
+            batch_size=5000,
+        )
+        Outcome.objects.bulk_create(
+            [
+                Outcome(game=game, scores=[0] * len(g.ranks), ranks=list(g.ranks))
+                for game, g in zip(games, log, strict=True)
+            ],
+            batch_size=5000,
+        )
+    return global_scope("manila")
+
+
+def measure_recompute(system: Any, log: Sequence[Any]) -> Any:
+    """Wall-clock seconds of ``recompute_scope`` for one system over the whole log."""
+    global _ready_for, _scope
+    from bench.ratings import Measurement
+    from ratings.models import Rating
+    from ratings.recompute import recompute_scope
+
+    if _ready_for != id(log):
+        _scope = _insert(log)
+        _ready_for = id(log)
+    start = time.perf_counter()
+    recompute_scope(_scope, [system.name])
+    seconds = time.perf_counter() - start
+    final = {}
+    for competitor, value, sigma in Rating.objects.filter(
+        scope=_scope, system=system.name
+    ).values_list("competitor__name", "value", "sigma"):
+        seat = int(competitor.removeprefix("bench"))
+        final[seat] = value if sigma is None else (value, sigma)
+    return Measurement(seconds, final)
