@@ -14,11 +14,13 @@ from typing import Any
 import httpx
 import pytest
 
+import engines
 from botapi import protocol
 from botapi.client import BotClient, Fault
-from botapi.sdk import RunningBot, Turn, serve_in_background, sign_headers
+from botapi.sdk import RunningBot, Turn, check, serve_in_background, sign_headers
 from botapi.sdk.examples.random_bot import RandomBot
 from engines import CHANCE, Dealer
+from tests.botapi.servers import unused_port
 from tests.engines.toy import TOY
 
 SECRET = "sdk-test-secret"
@@ -250,3 +252,40 @@ def test_the_sdk_imports_only_the_standard_library() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -------------------------------------------------------- the endpoint check
+def test_the_check_passes_a_good_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve_in_background(RandomBot(), secret=SECRET, name="rnd") as running:
+        assert check.main([running.url, "--secret", SECRET]) == 0
+    out = capsys.readouterr().out
+    assert "'name': 'rnd'" in out
+    assert "OK" in out
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in engines.all_engines()])
+def test_the_check_can_send_a_real_engine_position(slug: str) -> None:
+    with serve_in_background(RandomBot(), secret=SECRET) as running:
+        assert check.main([running.url, "--secret", SECRET, "--engine", slug]) == 0
+
+
+def test_the_check_names_an_unknown_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    assert check.main(["http://127.0.0.1:9/", "--secret", SECRET, "--engine", "chess"]) == 2
+    assert "unknown engine" in capsys.readouterr().out
+
+
+def test_the_check_reports_a_wrong_secret(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve_in_background(RandomBot(), secret=SECRET) as running:
+        assert check.main([running.url, "--secret", "wrong"]) == 1
+    assert "HTTP 401" in capsys.readouterr().out
+
+
+def test_the_check_reports_an_illegal_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    with serve_in_background(lambda turn: {"type": "teleport"}, secret=SECRET) as running:
+        assert check.main([running.url, "--secret", SECRET]) == 1
+    assert "not among legal_actions" in capsys.readouterr().out
+
+
+def test_the_check_reports_an_unreachable_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    assert check.main([f"http://127.0.0.1:{unused_port()}/", "--secret", SECRET]) == 2
+    assert "could not reach" in capsys.readouterr().out
