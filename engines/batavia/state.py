@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from engines.base import CHANCE, Action, Engine, State, ranks_from_scores
 
 from . import auction, cards, track, turn
+from .explain import explain
 from .rules import (
     CARDS_PER_COMPANY,
     COMPANIES,
@@ -26,6 +27,8 @@ from .rules import (
     STARTING_LETTERS,
     TRACK_LENGTH,
 )
+from .scoring import score
+from .views import public_view
 
 CHANCE_PHASES = frozenset({"reveal", "deal", "roll", "lot", "draw"})
 
@@ -208,23 +211,14 @@ class BataviaState(State):
             turn.finish_conversion(self, seat)
 
     def explain_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
-        from .explain import explain
-
         return explain(self, seat, action, legal) or super().explain_illegal(seat, action, legal)
 
     # ---------------------------------------------------------------- views
     def public_view(self) -> dict[str, Any]:
-        from .views import public_view
-
         return public_view(self)
 
     def outcome(self) -> dict[str, list]:
-        if self.final is None:
-            from .scoring import score
-
-            scores = score(self)["scores"]
-        else:
-            scores = self.final["scores"]
+        scores = score(self)["scores"] if self.final is None else self.final["scores"]
         return {"scores": list(scores), "ranks": ranks_from_scores(scores)}
 
     # ---------------------------------------------------------- persistence
