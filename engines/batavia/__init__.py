@@ -17,7 +17,8 @@ engine decision: ``docs/engines/batavia.md``. Engine decisions in short:
 * No face-up post of the chosen company ahead but face-down spaces remain:
   the next block is revealed (it always holds that company), then the move.
 * Pirates are checked after each play action (not after a draw), once.
-* A player out of crates still takes the post but places no crate.
+* A player out of crates still takes the post but places no crate; crates
+  are counted per good (scoring needs nothing else).
 * Good majorities and the letters bonus need at least one crate / letter.
 * Stalemate: a round whose action phase began with deck and discard empty,
   in which nobody played and they are still empty, ends the game (scored as
