@@ -134,7 +134,7 @@ MAJORITY_VP = 6
 PRESENCE_VP = 2
 
 # ------------------------------------------------------- engine safeguards
-MAX_ROUNDS = 60
+MAX_ROUNDS = 100
 """Engine decision: the game also ends after this round, so that players who
 never place crew (e.g. always refusing to pay) cannot stall a tournament.
-Real games end far earlier (about 8-20 rounds)."""
+Real games end far earlier; random play ends in about 10-50 rounds."""

@@ -269,3 +269,27 @@ def test_two_players_no_ghost_crew_left() -> None:
     pass_and_trade(state, 1)
     act(state, 0, "decline")
     assert state.round == 2
+
+
+def test_round_without_any_bid_has_no_winner_and_the_first_passer_places_the_ghost() -> None:
+    state = new_game(2, ships=("two_coins", "three_coins", "four_coins", "treasure", "parrot",
+                               "objectives"))  # fmt: skip
+    for seat in (0, 1):
+        state.coins[seat] = 0
+        state.private[seat]["treasures"] = []
+    roll(state, yellow=2, green=2, blue=2, orange=2, grey=2)
+    pass_and_trade(state, 0)  # the ghost under green gives a coconut
+    assert state.to_move == [1] and state.legal_actions(1) == [{"type": "pass"}]
+    pass_and_trade(state, 1)
+    assert state.winner == -1 and state.stage == "ghost" and state.to_move == [0]
+    act(state, 0, "ghost", building="green/sword")
+    assert state.round == 2 and state.start == 1
+
+
+def test_safeguard_ends_the_game_after_the_last_allowed_round() -> None:
+    from engines.grog_island.data import MAX_ROUNDS
+
+    state = phil_wins()
+    state.round = MAX_ROUNDS
+    act(state, 0, "decline")
+    assert state.is_over and state.round == MAX_ROUNDS
