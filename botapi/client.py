@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import json
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -141,7 +142,8 @@ class BotClient:
     ``allow`` is the SSRF policy (:meth:`AddressPolicy.coerce` accepts a
     setting value such as ``["loopback"]`` or ``True``). ``http`` lets tests
     supply their own ``httpx.Client``; it then replaces the guarded
-    transport, so only pass one you trust. ``resolver`` replaces DNS (tests).
+    transport, so only pass one you trust. ``resolver`` replaces DNS and
+    ``ssl_context`` the trusted certificates (tests).
     """
 
     def __init__(
@@ -152,11 +154,13 @@ class BotClient:
         excerpt_chars: int = DEFAULT_EXCERPT_CHARS,
         http: httpx.Client | None = None,
         resolver: Resolver | None = None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         self.policy = AddressPolicy.coerce(allow)
         self.max_reply_bytes = max_reply_bytes
         self.excerpt_chars = excerpt_chars
         self._resolver = resolver
+        self._ssl_context = ssl_context
         self._http = http
         self._lock = threading.Lock()
 
@@ -168,7 +172,9 @@ class BotClient:
             with self._lock:
                 if self._http is None:
                     transport = GuardedTransport(
-                        self.policy, resolver=self._resolver or _system_resolver
+                        self.policy,
+                        resolver=self._resolver or _system_resolver,
+                        ssl_context=self._ssl_context,
                     )
                     self._http = httpx.Client(
                         transport=transport, follow_redirects=False, trust_env=False

@@ -26,13 +26,16 @@ Paths (the request body must be an ``act`` or ``ping`` request):
 =================  =========================================================
 
 Every request is recorded in ``server.received`` (path, headers, body) so
-tests can check signatures, Host headers and that nothing was retried.
+tests can check signatures, Host headers and that nothing was retried. Given
+a server-side ``ssl.SSLContext`` the server speaks HTTPS and records the TLS
+server names (SNI) clients asked for in ``server.server_names``.
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import ssl
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -54,8 +57,13 @@ class MisbehavingServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
+        self.server_names: list[str | None] = []
+        if tls is not None:
+            tls.sni_callback = lambda sock, name, ctx: self.server_names.append(name)
+            self.socket = tls.wrap_socket(self.socket, server_side=True)
+        self.scheme = "https" if tls is not None else "http"
         self.received: list[Received] = []
         self.release = threading.Event()
         self._lock = threading.Lock()
@@ -65,7 +73,7 @@ class MisbehavingServer(ThreadingHTTPServer):
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
+        return f"{self.scheme}://127.0.0.1:{self.server_address[1]}"
 
     def url(self, path: str) -> str:
         return f"{self.base_url}{path}"

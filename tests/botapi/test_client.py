@@ -6,10 +6,13 @@ over TCP; the SSRF guard is tested at registration and at connection time.
 
 from __future__ import annotations
 
+import datetime
 import json
 import socket
+import ssl
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -343,3 +346,73 @@ def test_default_client_is_shared_per_policy() -> None:
     assert default_client("loopback") is default_client(["127.0.0.0/8", "::1/128"])
     assert default_client() is default_client(None)
     assert default_client() is not default_client("loopback")
+
+
+def _certificates(directory: Path) -> tuple[ssl.SSLContext, ssl.SSLContext]:
+    """A throwaway CA and a certificate for ``bot.test``: (server, client) contexts."""
+    pytest.importorskip("cryptography")
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    def name(text: str) -> x509.Name:
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(name("test CA"))
+        .issuer_name(name("test CA"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    leaf = (
+        x509.CertificateBuilder()
+        .subject_name(name("bot.test"))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("bot.test")]), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    pem = serialization.Encoding.PEM
+    (directory / "ca.pem").write_bytes(ca.public_bytes(pem))
+    (directory / "leaf.pem").write_bytes(leaf.public_bytes(pem))
+    (directory / "key.pem").write_bytes(
+        key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server.load_cert_chain(directory / "leaf.pem", directory / "key.pem")
+    client = ssl.create_default_context(cafile=str(directory / "ca.pem"))
+    return server, client
+
+
+def test_https_keeps_the_host_name_for_sni_and_certificate_checks(tmp_path: Path) -> None:
+    """The guard connects to the checked IP, yet TLS still sends the registered
+    name (SNI) and verifies the certificate against it."""
+    server_tls, client_tls = _certificates(tmp_path)
+    server = MisbehavingServer(tls=server_tls).start()
+    port = server.server_address[1]
+    guarded = BotClient(
+        allow="loopback", resolver=lambda host, port: ["127.0.0.1"], ssl_context=client_tls
+    )
+    try:
+        good = guarded.act(f"https://bot.test:{port}/index", SECRET, act_request(2000))
+        wrong_name = guarded.act(f"https://127.0.0.1:{port}/index", SECRET, act_request(2000))
+    finally:
+        guarded.close()
+        server.stop()
+    assert good.ok, good.detail
+    assert server.server_names[0] == "bot.test"
+    assert server.requests_to("/index")[0].headers["Host"] == f"bot.test:{port}"
+    assert wrong_name.fault == Fault.CONNECTION_ERROR
+    assert "certificate" in wrong_name.detail.lower()
