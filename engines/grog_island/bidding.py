@@ -59,28 +59,6 @@ def bid_window(current: int, capital: int, holding: bool) -> int:
     return window(current + 1, capital)
 
 
-def placeable(dice: list[int], draft: list[int], colour: int, target: int) -> bool:
-    """May die ``colour`` go on the next bid space with a legal bid still reachable?
-
-    ``draft`` holds the colours already placed this turn (left to right); the
-    new die may not show more than the die before it, and the dice left over
-    that are not higher than it must be able to complete a sum in ``target``.
-    """
-    value = dice[colour]
-    if draft and value > dice[draft[-1]]:
-        return False
-    prefix = value
-    rest = []
-    for other in range(len(dice)):
-        if other == colour:
-            continue
-        if other in draft:
-            prefix += dice[other]
-        elif dice[other] <= value:
-            rest.append(dice[other])
-    return bool((subset_sums(rest) << prefix) & target)
-
-
 def can_bid_fixed(dice: list[int], target: int) -> bool:
     """Is any legal arrangement of the dice as they lie possible?"""
     return bool(subset_sums(dice) & target & ~1)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines import CHANCE
 
-from .bidding import bid_window, can_bid_fixed, flexible_sums, placeable, window
+from .bidding import bid_window, can_bid_fixed, flexible_sums, window
 from .data import (
     BUILDING_COST,
     BUILDING_IDS,
@@ -75,13 +75,22 @@ class LegalMixin:
             if not self.committed and (self.bidder >= 0 or not can_bid_fixed(dice, target)):
                 actions.append(_PASS)
             actions.extend(self._parrot_options(seat, target))
-        for colour in range(len(COLOURS)):
-            if colour not in draft and placeable(dice, draft, colour, target):
-                actions.append({"type": "place", "colour": COLOURS[colour]})
-        if draft:
-            total = sum(dice[c] for c in draft)
-            if (target >> total) & 1:
-                actions.append({"type": "bid", "total": total})
+        prefix = sum(dice[c] for c in draft)
+        if target >> (prefix + 1):  # some allowed total is above the draft's sum
+            last = dice[draft[-1]] if draft else DIE_FACES
+            free = [c for c in range(len(COLOURS)) if c not in draft]
+            for colour in free:
+                value = dice[colour]
+                if value > last:
+                    continue
+                reach = 1
+                for other in free:
+                    if other != colour and dice[other] <= value:
+                        reach |= reach << dice[other]
+                if (reach << (prefix + value)) & target:
+                    actions.append({"type": "place", "colour": COLOURS[colour]})
+        if draft and (target >> prefix) & 1:
+            actions.append({"type": "bid", "total": prefix})
         return actions
 
     def _parrot_options(self: GrogState, seat: int, target: int) -> list[Action]:
