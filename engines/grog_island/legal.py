@@ -212,7 +212,8 @@ class LegalMixin:
                 return f"seat {seat} has started a bid this turn and must finish it"
             if kind == "pass":
                 return f"seat {seat} opens the bidding and must open: a legal bid is possible"
-            if kind == "place" and action.get("colour") in COLOUR_INDEX:
+            colour_name = action.get("colour")
+            if kind == "place" and isinstance(colour_name, str) and colour_name in COLOUR_INDEX:
                 colour = COLOUR_INDEX[action["colour"]]
                 if colour in self.draft:
                     return f"the {action['colour']} die is already on the bid track"

@@ -224,3 +224,13 @@ def test_two_set_parrots_may_be_needed_together() -> None:
     act(state, 1, "parrot", card="set_grey", value=6)
     bid(state, 1, "yellow", "green", "blue", "orange", "grey")
     assert state.bid_total == 30
+
+
+def test_malformed_place_actions_are_refused_with_a_message() -> None:
+    state = new_game(3)
+    roll(state, yellow=3, green=2, blue=6, orange=1, grey=3)
+    before = state.to_json()
+    for colour in (["yellow"], None, 7, "purple"):
+        with pytest.raises(IllegalAction, match="place"):
+            act(state, 0, "place", colour=colour)
+    assert state.to_json() == before
