@@ -47,6 +47,21 @@ class InvalidGame(EngineError):
     """A game that cannot be set up: unknown engine, bad player count or options."""
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Equality of JSON values that also tells ``true`` from ``1`` and ``1.0`` from ``1``.
+
+    Python's ``==`` says ``True == 1``; a bot that sends ``{"amount": true}``
+    must be refused, not silently read as 1.
+    """
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
 def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
     """Competition ranking (1 = best, ties share a rank, the next rank skips).
 
@@ -128,7 +143,7 @@ class State(ABC):
             legal = [a for a, _ in self.chance_outcomes()]
         else:
             legal = self.legal_actions(seat)
-        if action not in legal:
+        if not any(same_json(action, candidate) for candidate in legal if candidate == action):
             raise IllegalAction(self.explain_illegal(seat, action, legal))
 
     def explain_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:

@@ -118,6 +118,12 @@ def _bad_inputs(state: engines.State, n: int) -> list[tuple[Any, Any]]:
         (seat, {"type": 7}),
         (seat, {"type": "no_such_action_type"}),
         (seat, {**legal[0], "unexpected_key": 1}),
+        *[
+            (seat, {**legal[0], key: bool(v)})
+            for key, v in legal[0].items()
+            if type(v) is int and v in (0, 1)
+        ],
+        *[(seat, {**legal[0], key: float(v)}) for key, v in legal[0].items() if type(v) is int],
         (n, legal[0]),
         (True, legal[0]),
         ("0", legal[0]),
