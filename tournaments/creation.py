@@ -1,0 +1,73 @@
+"""Creating a game: checked engine, options and seats, a secret seed and its commitment."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engines
+
+from .dispatch import schedule_advance
+from .models import Competitor, Game, League, Seat, Tournament
+
+
+class GameSetupError(ValueError):
+    """A game that cannot be created; the message says what to change."""
+
+
+@transaction.atomic
+def create_game(
+    engine: str,
+    competitors: Sequence[Competitor],
+    *,
+    options: dict[str, Any] | None = None,
+    seed: str | None = None,
+    rated: bool = True,
+    league: League | None = None,
+    tournament: Tournament | None = None,
+    round_number: int | None = None,
+    move_time_ms: int = 5000,
+    time_bank_ms: int = 0,
+) -> Game:
+    """Create a running game with its seats and let the referee start it after commit.
+
+    The seed is random unless given; only ``sha256(seed)`` is public until the
+    game is finished, so nobody can precompute the dice.
+    """
+    try:
+        rules = engines.get(engine)
+        merged = rules.check_setup(len(competitors), options)
+    except engines.InvalidGame as exc:
+        raise GameSetupError(str(exc)) from None
+    if league is not None and league.engine != engine:
+        raise GameSetupError(f"league {league} plays {league.engine}, not {engine}")
+    if move_time_ms <= 0:
+        raise GameSetupError("move_time_ms must be positive")
+    seed = seed if seed is not None else secrets.token_hex(16)
+    now = timezone.now()
+    game = Game.objects.create(
+        engine=engine,
+        engine_version=rules.version,
+        num_players=len(competitors),
+        options=merged,
+        seed=seed,
+        seed_commitment=engines.seed_commitment(seed),
+        status=Game.Status.RUNNING,
+        rated=rated,
+        league=league,
+        tournament=tournament,
+        round_number=round_number,
+        move_time_ms=move_time_ms,
+        time_bank_ms=time_bank_ms,
+        started_at=now,
+        last_progress_at=now,
+    )
+    Seat.objects.bulk_create(
+        [Seat(game=game, position=i, competitor=c) for i, c in enumerate(competitors)]
+    )
+    schedule_advance(game.pk)
+    return game

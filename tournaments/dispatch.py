@@ -1,0 +1,58 @@
+"""Asking for ``advance(game)`` once the current transaction commits.
+
+With a broker, that is a Celery task on the referee queue. In the embedded
+mode (Celery eager, no broker) a task would run inline, and a game's
+advance → submit → advance chain would recurse once per move; instead the
+first call in a thread drains a queue of pending games in a loop, so a whole
+game plays without growing the stack.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+
+from django.conf import settings
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+_local = threading.local()
+
+
+def schedule_advance(game_id: int) -> None:
+    """Advance the game after the surrounding transaction commits (at once if none)."""
+    transaction.on_commit(lambda: enqueue_advance(game_id))
+
+
+def enqueue_advance(game_id: int) -> None:
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        from .tasks import advance_game
+
+        advance_game.delay(game_id)
+        return
+    pending: deque[int] | None = getattr(_local, "pending", None)
+    if pending is not None:
+        if game_id not in pending:
+            pending.append(game_id)
+        return
+    _drain(game_id)
+
+
+def _drain(first: int) -> None:
+    from .referee import advance
+
+    _local.pending = pending = deque([first])
+    failure: BaseException | None = None
+    try:
+        while pending:
+            game_id = pending.popleft()
+            try:
+                advance(game_id)
+            except Exception as exc:  # one broken game must not stop the others
+                log.exception("advancing game %s failed", game_id)
+                failure = failure or exc
+    finally:
+        _local.pending = None
+    if failure is not None:
+        raise failure

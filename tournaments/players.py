@@ -1,0 +1,44 @@
+"""Asking the seat to move for its decision: a bot over HTTP, or a person.
+
+A push bot is called at once (outside any transaction) and its answer, or the
+default its fault earns, comes back as a Decision. A person, or a bot that
+pulls its turns, is only told; their move arrives later through ``submit``,
+and a clock task plays the default if it does not arrive in time.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from engines import State
+
+from . import broadcast
+from .decisions import Decision
+from .models import Competitor, Game, Seat
+
+GRACE_MS = 2000
+"""Added to a move's time limit before a clock gives up on a person or pull bot."""
+
+
+def ask(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
+    """The seat's decision now, or None when it will arrive later."""
+    if seat.competitor.kind == Competitor.Kind.BOT:
+        from botapi.referee import ask_bot
+
+        decision = ask_bot(game, seat, state, ply)
+        if decision is not None:
+            return decision
+    broadcast.publish(
+        game.pk, {"type": "game.turn", "game": game.pk, "ply": ply, "seat": seat.position}
+    )
+    schedule_clock(game, ply)
+    return None
+
+
+def schedule_clock(game: Game, ply: int) -> None:
+    """Re-advance the game once the move's time is up (needs a broker: no clocks when eager)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    from .tasks import check_clock
+
+    check_clock.apply_async((game.pk, ply), countdown=(game.move_time_ms + GRACE_MS) / 1000)

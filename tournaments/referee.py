@@ -1,0 +1,168 @@
+"""The referee: the one door every action goes through, and the loop that drives games.
+
+``submit`` checks and records one action (bot, person, chance or a default
+after a fault) and asks for the next ``advance``; ``advance`` looks at whose
+turn it is and gets that decision. Exactly-once comes from the database:
+``submit`` locks the game row and accepts only the current ply, and ``Move``
+is unique on (game, ply), so a duplicate or a raced worker is refused cleanly
+and writes nothing. Nothing blocks a worker while a person thinks: ``advance``
+returns and the person's move (or their clock) calls ``submit`` later.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from engines import CHANCE, Dealer, IllegalAction
+
+from . import broadcast, players, statecache
+from .decisions import Decision, default_decision
+from .dispatch import schedule_advance
+from .models import Game, Move, Outcome, Seat
+
+log = logging.getLogger(__name__)
+
+
+class RefereeError(Exception):
+    """A refused submission; nothing was written. ``code`` is stable for APIs."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def faults_to_forfeit() -> int:
+    return getattr(settings, "REFEREE_FAULTS_TO_FORFEIT", 3)
+
+
+def submit(game_id: int, ply: int, seat: int, decision: Decision) -> Move:
+    """Record ``decision`` as move ``ply`` of the game, or raise RefereeError.
+
+    Checks, in order: the game exists and is running, ``ply`` is the current
+    ply, ``seat`` is to move and the action is legal. A fault counts against
+    the seat; enough faults forfeit it.
+    """
+    if (seat == CHANCE) != (decision.source == Move.Source.CHANCE):
+        raise RefereeError("bad_source", "only chance moves for the chance seat")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise RefereeError("no_game", f"there is no game {game_id}")
+        if game.status != Game.Status.RUNNING:
+            raise RefereeError("not_running", f"game {game_id} is {game.status}")
+        if ply != game.next_ply:
+            raise RefereeError(
+                "stale_ply", f"ply {ply} is not current: game {game_id} is at ply {game.next_ply}"
+            )
+        state = statecache.load_state(game)
+        try:
+            state.check_action(seat, decision.action)
+        except IllegalAction as exc:
+            raise RefereeError("illegal_action", str(exc)) from None
+        seen = len(state.events)
+        move = Move.objects.create(
+            game=game,
+            ply=ply,
+            seat=seat,
+            action=decision.action,
+            source=decision.source,
+            latency_ms=decision.latency_ms,
+            fault_kind=decision.fault_kind,
+            fault_detail=decision.fault_detail,
+            request_excerpt=decision.request_excerpt,
+            reply_excerpt=decision.reply_excerpt,
+        )
+        state.apply(seat, decision.action)
+        now = timezone.now()
+        Game.objects.filter(pk=game.pk).update(next_ply=ply + 1, last_progress_at=now)
+        if decision.is_fault and seat != CHANCE:
+            _count_fault(game, seat)
+        view, events = state.view(None), state.events[seen:]
+        transaction.on_commit(lambda: statecache.remember(game, ply + 1, state))
+        transaction.on_commit(lambda: broadcast.publish_move(game.pk, ply, seat, view, events))
+        schedule_advance(game.pk)
+    return move
+
+
+def _count_fault(game: Game, position: int) -> None:
+    Seat.objects.filter(game=game, position=position).update(fault_count=F("fault_count") + 1)
+    Seat.objects.filter(
+        game=game, position=position, fault_count__gte=faults_to_forfeit(), forfeited=False
+    ).update(forfeited=True)
+
+
+def advance(game_id: int) -> str:
+    """Take the game one step further; return what happened (for logs and tests).
+
+    "finished", "chance", "default" (forfeited seat or expired clock),
+    "played" (a bot answered), "waiting" (a person or pull bot is to move),
+    "raced" (another worker got there first) or "idle" (not running).
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING:
+        return "idle"
+    state = statecache.load_state(game)
+    ply = game.next_ply
+    if state.is_over:
+        return "finished" if finish(game_id) else "raced"
+    seat = state.to_move[0]
+    if seat == CHANCE:
+        decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
+        return _try_submit(game_id, ply, seat, decision, "chance")
+    seat_row = Seat.objects.select_related("competitor").get(game=game, position=seat)
+    legal = state.legal_actions(seat)
+    if seat_row.forfeited:
+        decision = default_decision(legal, "forfeited", "the seat forfeited; default action")
+        return _try_submit(game_id, ply, seat, decision, "default")
+    waited = timezone.now() - (game.last_progress_at or timezone.now())
+    if waited > timedelta(milliseconds=game.move_time_ms + players.GRACE_MS):
+        decision = default_decision(
+            legal, "timeout", f"no move within {game.move_time_ms} ms; default action"
+        )
+        return _try_submit(game_id, ply, seat, decision, "default")
+    decision = players.ask(game, seat_row, state, ply)
+    if decision is None:
+        return "waiting"
+    return _try_submit(game_id, ply, seat, decision, "played")
+
+
+def _try_submit(game_id: int, ply: int, seat: int, decision: Decision, label: str) -> str:
+    try:
+        submit(game_id, ply, seat, decision)
+    except RefereeError as exc:
+        if exc.code in ("stale_ply", "not_running"):
+            return "raced"
+        raise
+    return label
+
+
+def finish(game_id: int) -> bool:
+    """Record the outcome and apply ratings in one transaction; False if already done."""
+    from ratings.results import final_ranks
+    from ratings.services import apply_game_result
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status != Game.Status.RUNNING:
+            return False
+        state = statecache.load_state(game)
+        if not state.is_over:
+            return False
+        result = state.outcome()
+        forfeited = list(game.seats.order_by("position").values_list("forfeited", flat=True))
+        ranks = final_ranks(result["ranks"], forfeited)
+        Outcome.objects.create(game=game, scores=result["scores"], ranks=ranks)
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at"])
+        apply_game_result(game)
+        outcome = {"scores": result["scores"], "ranks": ranks}
+        transaction.on_commit(lambda: broadcast.publish_finish(game.pk, outcome, game.seed))
+        transaction.on_commit(lambda: statecache.forget(game))
+    return True

@@ -1,0 +1,49 @@
+"""Celery tasks of the referee: thin wrappers, the logic is in ``referee``.
+
+Every task is idempotent (acks-late may run one twice): ``advance`` on a game
+that moved on, or is over, does nothing harmful because ``submit`` accepts only
+the current ply.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from . import referee
+from .models import Game
+from .players import GRACE_MS
+
+
+@shared_task(name="tournaments.advance_game", acks_late=True, ignore_result=True)
+def advance_game(game_id: int) -> str:
+    return referee.advance(game_id)
+
+
+@shared_task(name="tournaments.check_clock", acks_late=True, ignore_result=True)
+def check_clock(game_id: int, ply: int) -> str:
+    """A person's or pull bot's time for ``ply`` is up: advance if still owed."""
+    if Game.objects.filter(pk=game_id, status=Game.Status.RUNNING, next_ply=ply).exists():
+        return referee.advance(game_id)
+    return "moved"
+
+
+@shared_task(name="tournaments.recover_stalled", acks_late=True, ignore_result=True)
+def recover_stalled(stall_ms: int = 10_000) -> int:
+    """Re-enqueue running games with no progress for longer than their clocks allow.
+
+    A worker killed mid-move loses its task at worst; this finds the game again.
+    """
+    now = timezone.now()
+    candidates = Game.objects.filter(
+        status=Game.Status.RUNNING,
+        last_progress_at__lt=now - timedelta(milliseconds=stall_ms + GRACE_MS),
+    ).values_list("pk", "move_time_ms", "last_progress_at")
+    count = 0
+    for game_id, move_time_ms, last in candidates:
+        if now - last > timedelta(milliseconds=stall_ms + GRACE_MS + move_time_ms):
+            advance_game.delay(game_id)
+            count += 1
+    return count
