@@ -1,0 +1,185 @@
+"""Greedy example bots against random ones, per engine, played in-process.
+
+    python -m bench.bots [--games 200] [--engine manila] [--players 4]
+
+Each game seats one greedy bot (``botapi.sdk.examples.greedy``) and random
+bots (``botapi.sdk.examples.random_bot``) at the largest table the engine
+allows (capped at 4), the greedy seat rotating with the game index, which is
+also the game's seed (chance through ``engines.Dealer(seed)``). Every
+decision is the real act request built by ``botapi.protocol`` from the
+engine state and handed to the bot's ``act`` without HTTP, so the figures
+measure the bots, not the network. Prints, per engine: games, greedy win
+rate (rank 1, shared ranks included), mean rank of the greedy bot and of the
+random bots, and the greedy bot's mean and worst decision time. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import engines
+from botapi import protocol
+from botapi.sdk import Turn
+from botapi.sdk.examples.greedy import greedy_bot
+from botapi.sdk.examples.random_bot import RandomBot
+from engines import CHANCE, Dealer
+
+DEADLINE_MS = 2000
+TABLE_CAP = 4
+
+
+@dataclass
+class GameResult:
+    """One finished game: its outcome and each seat's decision times (seconds)."""
+
+    ranks: list[int]
+    scores: list[Any]
+    decision_seconds: list[list[float]] = field(default_factory=list)
+
+
+def answer_to_action(answer: Any, legal: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The legal action a bot's ``act`` result names (an index or an action dict).
+
+    Raises ``ValueError`` for anything else, so a bot that invents an action
+    fails loudly here instead of being silently defaulted.
+    """
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        if 0 <= answer < len(legal):
+            return legal[answer]
+        raise ValueError(f"action index {answer} out of range 0..{len(legal) - 1}")
+    for candidate in legal:
+        if protocol.json_equal(candidate, answer):
+            return candidate
+    raise ValueError(f"answer {answer!r} is not among the legal actions")
+
+
+def play_game(
+    slug: str,
+    bots: Sequence[Any],
+    seed: int,
+    *,
+    on_decision: Callable[[int, dict[str, Any], dict[str, Any]], None] | None = None,
+) -> GameResult:
+    """Play one game of ``slug`` between ``bots`` (one per seat) and return the result.
+
+    Chance is ``Dealer(seed)``. Each bot sees, per decision, the act request
+    the referee would send: its view, the legal actions and the public events
+    since its previous request. ``on_decision(seat, request, action)`` is
+    called after every bot decision (tests use it to check legality).
+    """
+    engine = engines.get(slug)
+    state = engine.new_game(len(bots))
+    dealer = Dealer(seed)
+    seen_events = [0] * len(bots)
+    times: list[list[float]] = [[] for _ in bots]
+    ply = 0
+    while not state.is_over:
+        seat = state.to_move[0]
+        if seat == CHANCE:
+            state.apply(CHANCE, dealer.choose(state))
+            ply += 1
+            continue
+        events = state.events[seen_events[seat] :]
+        seen_events[seat] = len(state.events)
+        request = protocol.act_request_for_state(
+            state,
+            game_id=f"bench-{seed}",
+            seat=seat,
+            ply=ply,
+            deadline_ms=DEADLINE_MS,
+            events=events,
+            request_id=f"{seed}-{ply}",
+        )
+        started = time.perf_counter()
+        answer = bots[seat].act(Turn(request=request, answer_by=math.inf))
+        times[seat].append(time.perf_counter() - started)
+        action = answer_to_action(answer, request["legal_actions"])
+        if on_decision is not None:
+            on_decision(seat, request, action)
+        state.apply(seat, action)
+        ply += 1
+    outcome = state.outcome()
+    return GameResult(list(outcome["ranks"]), list(outcome["scores"]), times)
+
+
+def table_size(slug: str) -> int:
+    """The largest table the engine allows, at most four."""
+    engine = engines.get(slug)
+    return max(engine.min_players, min(engine.max_players, TABLE_CAP))
+
+
+@dataclass
+class Summary:
+    """Greedy-versus-random figures over a series of games."""
+
+    slug: str
+    players: int
+    games: int = 0
+    greedy_wins: int = 0
+    greedy_ranks: list[int] = field(default_factory=list)
+    random_ranks: list[int] = field(default_factory=list)
+    greedy_times: list[float] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.greedy_wins / max(self.games, 1)
+
+    @property
+    def greedy_mean_rank(self) -> float:
+        return sum(self.greedy_ranks) / max(len(self.greedy_ranks), 1)
+
+    @property
+    def random_mean_rank(self) -> float:
+        return sum(self.random_ranks) / max(len(self.random_ranks), 1)
+
+
+def greedy_versus_random(slug: str, games: int, players: int | None = None) -> Summary:
+    """Games ``0..games-1``: seed = game index, greedy seat = index mod players."""
+    players = players or table_size(slug)
+    summary = Summary(slug, players)
+    for index in range(games):
+        greedy_seat = index % players
+        bots = [
+            greedy_bot(slug) if seat == greedy_seat else RandomBot(seed=index * 31 + seat)
+            for seat in range(players)
+        ]
+        result = play_game(slug, bots, seed=index)
+        summary.games += 1
+        summary.greedy_wins += result.ranks[greedy_seat] == 1
+        summary.greedy_ranks.append(result.ranks[greedy_seat])
+        summary.random_ranks.extend(r for s, r in enumerate(result.ranks) if s != greedy_seat)
+        summary.greedy_times.extend(result.decision_seconds[greedy_seat])
+    return summary
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per engine")
+    parser.add_argument("--engine", action="append", help="slug (repeatable); default all")
+    parser.add_argument("--players", type=int, help="table size (default: largest, at most 4)")
+    args = parser.parse_args(argv)
+    slugs = args.engine or [engine.slug for engine in engines.all_engines()]
+    print(
+        f"{'engine':<12} {'players':>7} {'games':>6} {'greedy wins':>11} "
+        f"{'greedy rank':>11} {'random rank':>11} {'ms/decision':>11} {'max ms':>7}"
+    )
+    for slug in slugs:
+        started = time.perf_counter()
+        s = greedy_versus_random(slug, args.games, args.players)
+        times = s.greedy_times or [0.0]
+        print(
+            f"{slug:<12} {s.players:>7} {s.games:>6} {s.win_rate:>10.1%} "
+            f"{s.greedy_mean_rank:>11.2f} {s.random_mean_rank:>11.2f} "
+            f"{1000 * sum(times) / len(times):>11.2f} {1000 * max(times):>7.1f}"
+            f"   ({time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

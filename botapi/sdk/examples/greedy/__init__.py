@@ -1,0 +1,58 @@
+"""Greedy example bots: one simple heuristic per game, clearly better than random.
+
+    from botapi.sdk.examples.greedy import greedy_bot
+    bot = greedy_bot("manila")       # or None: plays whichever game it is asked
+    serve(bot, port=8001)
+
+or from a shell::
+
+    python -m botapi.sdk.examples.greedy --engine manila --port 8001 --secret ...
+
+Each game's heuristic lives in its own module (``manila``, ``batavia``,
+``cargo_noir``, ``grog_island``) as ``choose(view, legal_actions, rng)``
+returning an index into the legal actions. They read only the act request
+(standard library only, no engine code), answer in well under a millisecond
+or two, and are deterministic: ties are broken by a generator seeded from
+the request. ``bench/bots.py`` measures them against the random bot.
+"""
+
+from __future__ import annotations
+
+from botapi.sdk.server import Turn
+
+from . import batavia, cargo_noir, grog_island, manila
+from .common import Chooser, request_rng
+
+CHOOSERS: dict[str, Chooser] = {
+    "manila": manila.choose,
+    "batavia": batavia.choose,
+    "cargo_noir": cargo_noir.choose,
+    "grog_island": grog_island.choose,
+}
+"""Engine slug -> that game's greedy ``choose(view, legal, rng)``."""
+
+
+class GreedyBot:
+    """An SDK handler that plays each request with its game's greedy heuristic."""
+
+    def __init__(self, engine: str | None = None) -> None:
+        if engine is not None and engine not in CHOOSERS:
+            raise ValueError(f"no greedy bot for {engine!r}; known: {', '.join(CHOOSERS)}")
+        self.engine = engine
+
+    def act(self, turn: Turn) -> int:
+        slug = turn.game["engine"]
+        if self.engine is not None and slug != self.engine:
+            raise ValueError(f"this greedy bot plays {self.engine}, not {slug}")
+        legal = turn.legal_actions
+        if len(legal) == 1:
+            return 0
+        return CHOOSERS[slug](turn.view, legal, request_rng(turn.request))
+
+
+def greedy_bot(engine: str | None = None) -> GreedyBot:
+    """The greedy bot for ``engine`` (a slug), or for every game when None."""
+    return GreedyBot(engine)
+
+
+__all__ = ["CHOOSERS", "GreedyBot", "greedy_bot"]
