@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from kombu import Exchange, Queue
 
 from harbormaster.celery import app
 from harbormaster.tasks import ping
@@ -77,6 +78,18 @@ def worker_queue(tmp_path: Path) -> Iterator[str]:
             worker.wait()
         log.close()
         print((tmp_path / "worker.log").read_text())
+        forget_queue(queue)
+
+
+def forget_queue(queue: str) -> None:
+    """Remove the run's queue and its routing keys from Redis.
+
+    kombu deletes only bindings its channel knows, so declare them here first.
+    """
+    with app.connection_for_write() as connection:
+        bound = Queue(queue, Exchange(queue), routing_key=queue).bind(connection.default_channel)
+        bound.declare()
+        bound.delete()
 
 
 @pytest.mark.redis
@@ -85,3 +98,4 @@ def test_real_worker_answers_ping_over_redis(worker_queue: str) -> None:
     result = ping.apply_async(queue=worker_queue)
     assert result.get(timeout=WORKER_STARTUP_AND_ANSWER_SECONDS) == "pong"
     assert result.successful()
+    result.forget()
