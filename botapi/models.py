@@ -1,1 +1,135 @@
-"""Bot models (owner, endpoint, shared secret, status); the bot issue adds them."""
+"""Registered bots: who owns them, how the referee reaches them, and how healthy they are.
+
+A :class:`Bot` is always a :class:`tournaments.models.Competitor` (one to one):
+seats, ratings and leaderboards point at the competitor, and the bot adds
+what only a program needs -- an endpoint, a signing secret, a pull token,
+a status and health. Create and delete bots through :mod:`botapi.services`,
+which keeps the two rows together in one transaction.
+
+Secrets:
+
+* ``signing_secret`` is stored as given, because the referee must sign every
+  request with it (a hash could not sign). It is shown to the owner once, at
+  registration or rotation, and never again: the API has no field that reads
+  it and the admin does not display it.
+* the pull token is a bearer credential the server only has to *check*, so
+  only its SHA-256 is stored (``pull_token_hash``), plus its first characters
+  (``pull_token_hint``) so an owner can tell which token is in use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+import engines
+
+MAX_CONCURRENT_GAMES_LIMIT = 64
+
+
+def engine_slugs() -> list[str]:
+    """The slugs a bot may declare, i.e. every registered engine."""
+    return [engine.slug for engine in engines.all_engines()]
+
+
+def validate_engine_list(value: object) -> None:
+    """``engines`` must be a non-empty list of known engine slugs, each once."""
+    if not isinstance(value, list) or not value:
+        raise ValidationError("give a non-empty list of engine slugs")
+    known = engine_slugs()
+    for slug in value:
+        if slug not in known:
+            raise ValidationError(f"unknown engine {slug!r}; known engines: {', '.join(known)}")
+    if len(set(value)) != len(value):
+        raise ValidationError("each engine may be listed once")
+
+
+def hash_pull_token(token: str) -> str:
+    """The stored form of a pull token (hex SHA-256; tokens are long and random)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Bot(models.Model):
+    """A program that plays: an HTTP endpoint (push) or a poller (pull)."""
+
+    class Mode(models.TextChoices):
+        PUSH = "push", "push: the referee POSTs to the endpoint"
+        PULL = "pull", "pull: the bot long-polls the API with its token"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "active"
+        SUSPENDED = "suspended", "suspended (by its owner or after faulty games)"
+        DISABLED = "disabled", "disabled by the staff"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
+    competitor = models.OneToOneField(
+        "tournaments.Competitor",
+        on_delete=models.CASCADE,
+        related_name="bot",
+        help_text="The bot's seat-holding, rated identity.",
+    )
+    name = models.SlugField(
+        max_length=50, help_text="Unique among the owner's bots: letters, digits, - and _."
+    )
+    description = models.CharField(max_length=300, blank=True)
+    engines = models.JSONField(
+        default=list,
+        validators=[validate_engine_list],
+        help_text='Engine slugs this bot plays, e.g. ["manila", "batavia"].',
+    )
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.PUSH)
+    endpoint_url = models.CharField(
+        max_length=500, blank=True, help_text="Required in push mode; http:// or https://."
+    )
+    signing_secret = models.CharField(max_length=100, editable=False)
+    pull_token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    pull_token_hint = models.CharField(max_length=12, blank=True, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    status_reason = models.CharField(max_length=500, blank=True)
+    status_changed_at = models.DateTimeField(null=True, blank=True)
+    max_concurrent_games = models.PositiveSmallIntegerField(
+        default=4,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_CONCURRENT_GAMES_LIMIT)],
+    )
+    last_ping_at = models.DateTimeField(null=True, blank=True)
+    last_ping_ok = models.BooleanField(null=True, blank=True)
+    last_ping_detail = models.CharField(max_length=500, blank=True)
+    last_ping_latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    consecutive_faulty_games = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="unique_bot_name_per_owner"),
+            models.UniqueConstraint(
+                fields=["pull_token_hash"],
+                condition=~models.Q(pull_token_hash=""),
+                name="unique_pull_token_hash",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.owner})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def has_pull_token(self) -> bool:
+        return bool(self.pull_token_hash)
+
+    def pull_token_matches(self, token: str) -> bool:
+        """Whether ``token`` is this bot's current pull token (constant-time compare)."""
+        if not self.pull_token_hash:
+            return False
+        return hmac.compare_digest(self.pull_token_hash, hash_pull_token(token))

@@ -10,6 +10,7 @@ with the embedded defaults.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ ENV_VARS: tuple[str, ...] = (
     "HSTS_SECONDS",
     "TRUST_X_FORWARDED_PROTO",
     "LOG_LEVEL",
+    "BOT_ENDPOINT_ALLOW",
 )
 """Every environment variable that ``harbormaster/settings.py`` reads."""
 
@@ -137,3 +139,35 @@ def celery(environ: Mapping[str, str]) -> dict[str, Any]:
         "TASK_ALWAYS_EAGER": False,
         "TASK_EAGER_PROPAGATES": False,
     }
+
+
+def bot_endpoint_allow(environ: Mapping[str, str], debug: bool) -> list[str] | bool:
+    """Which non-public addresses bot endpoints may use (``botapi.ssrf.AddressPolicy``).
+
+    Unset: loopback while DEBUG is on (the demo and tests run bots on this
+    machine), nothing while it is off, so production reaches public addresses
+    only. Set: ``none``; ``any`` (every address, for a private network you
+    trust); or a comma-separated list of ``loopback`` and networks
+    (``loopback,10.1.0.0/16``). A bad network stops the process at start-up
+    instead of being ignored.
+    """
+    value = read(environ, "BOT_ENDPOINT_ALLOW")
+    if value is None:
+        return ["loopback"] if debug else []
+    word = value.strip().lower()
+    if word == "none":
+        return []
+    if word == "any":
+        return True
+    items = as_list(environ, "BOT_ENDPOINT_ALLOW", default=[])
+    for item in items:
+        if item == "loopback":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"BOT_ENDPOINT_ALLOW: {item!r} is neither 'loopback' nor a network "
+                "such as 10.0.0.0/8 (or use 'none' / 'any' alone)"
+            ) from None
+    return items

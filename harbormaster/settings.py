@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
@@ -134,6 +135,20 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Token first: an anonymous API call gets 401 with `WWW-Authenticate: Token`.
+    # Sessions serve the browsable API and the docs page to a logged-in person.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "botapi.api.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "botapi.api.errors.exception_handler",
+    # Only views that name a scope are limited: pings (the server contacts a URL
+    # of the user's choosing) and password-for-token exchanges.
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"bot-ping": "60/minute", "auth-token": "30/minute"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Harbormaster API",
@@ -143,7 +158,25 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Write-only fields (the secret is never read back) need separate request schemas.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Two models have a "status"; name their choice sets so the schema is stable.
+    "ENUM_NAME_OVERRIDES": {
+        "BotStatusEnum": "botapi.models.Bot.Status",
+        "GameStatusEnum": "tournaments.models.Game.Status",
+    },
 }
+
+# --- bots -------------------------------------------------------------------
+
+# Non-public addresses bot endpoints may use (botapi.ssrf.AddressPolicy.coerce);
+# checked at registration, at update and at every connection.
+BOT_ENDPOINT_ALLOW = env.bot_endpoint_allow(ENVIRON, debug=DEBUG)
+BOT_PING_TIMEOUT_MS = 3000
+# Fault rules of the referee (bot protocol): forfeit a game after this many
+# faults in it; suspend a bot after this many faulty games in a row.
+BOT_MAX_FAULTS_PER_GAME = 3
+BOT_SUSPEND_AFTER_FAULTY_GAMES = 5
 
 # --- security ---------------------------------------------------------------
 

@@ -75,3 +75,35 @@ def finished_game(competitors, ranks, *, forfeited=None, rated=True, scores=None
         Seat.objects.create(game=game, position=position, competitor=competitor, forfeited=gone)
     Outcome.objects.create(game=game, scores=scores or [0] * len(ranks), ranks=list(ranks))
     return game
+
+
+class BotFactory(factory.django.DjangoModelFactory):
+    """A registered push bot with its competitor, as ``botapi.services.register_bot`` makes it.
+
+    ``signing_secret`` is known to the test (the real one is shown only once).
+    """
+
+    class Meta:
+        model = "botapi.Bot"
+
+    owner = factory.SubFactory(UserFactory, password=None)  # no hashing: fast
+    name = factory.Sequence(lambda n: f"bot-{n}")
+    engines = factory.LazyFunction(lambda: ["manila"])
+    mode = "push"
+    endpoint_url = "http://127.0.0.1:9/bot"
+    signing_secret = factory.Sequence(lambda n: f"hms_test-secret-{n}")
+    competitor = factory.SubFactory(
+        CompetitorFactory,
+        kind="bot",
+        user=factory.SelfAttribute("..owner"),
+        name=factory.LazyAttribute(
+            lambda c: f"{c.factory_parent.owner.username}/{c.factory_parent.name}"
+        ),
+    )
+
+
+def seat_bot(game, bot, position, **fields):
+    """Seat ``bot`` at ``game`` in ``position``."""
+    from tournaments.models import Seat
+
+    return Seat.objects.create(game=game, position=position, competitor=bot.competitor, **fields)

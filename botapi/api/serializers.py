@@ -1,0 +1,333 @@
+"""What the bot API reads and writes, and the input checks behind its 400 answers.
+
+Every 400 names the field and the problem. Besides DRF's own field checks:
+a field the client may not write (``status``, ``signing_secret``...) is
+refused by name instead of being silently ignored, an endpoint is checked by
+the SSRF guard, and a push bot must have an endpoint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from botapi import services
+from botapi.api import visibility
+from botapi.models import MAX_CONCURRENT_GAMES_LIMIT, Bot, engine_slugs
+from botapi.ssrf import EndpointRefused
+from tournaments.models import Game, Move
+
+READ_ONLY_HINTS = {
+    "status": "change it with POST .../suspend/ or .../reactivate/",
+    "status_reason": "it is set with the status",
+    "signing_secret": "get a new one with POST .../rotate-secret/",
+    "pull_token": "get a new one with POST .../rotate-pull-token/",
+}
+
+
+class RefuseUnknownFieldsMixin:
+    """Answer 400 for request fields the serializer would otherwise ignore."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            errors = {}
+            for name in sorted(set(data) - writable):
+                hint = READ_ONLY_HINTS.get(name)
+                if name in self.fields or hint:
+                    errors[name] = [f"this field is read-only; {hint or 'it cannot be set here'}"]
+                else:
+                    errors[name] = ["unknown field"]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class BotHealthSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Bot
+        fields = [
+            "last_ping_at",
+            "last_ping_ok",
+            "last_ping_detail",
+            "last_ping_latency_ms",
+            "consecutive_faulty_games",
+        ]
+        read_only_fields = fields
+
+
+class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
+    """A bot as its owner sees it; never its signing secret or pull token."""
+
+    engines = serializers.ListField(
+        child=serializers.ChoiceField(choices=engine_slugs()),
+        allow_empty=False,
+        help_text="Engine slugs this bot plays.",
+    )
+    endpoint_url = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        help_text="Where the referee POSTs requests (push mode). Must reach a public address.",
+    )
+    max_concurrent_games = serializers.IntegerField(
+        min_value=1, max_value=MAX_CONCURRENT_GAMES_LIMIT, required=False
+    )
+    health = BotHealthSerializer(source="*", read_only=True)
+    has_pull_token = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Bot
+        fields = [
+            "id",
+            "name",
+            "description",
+            "engines",
+            "mode",
+            "endpoint_url",
+            "max_concurrent_games",
+            "status",
+            "status_reason",
+            "status_changed_at",
+            "competitor",
+            "has_pull_token",
+            "pull_token_hint",
+            "health",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = [
+            "id",
+            "status",
+            "status_reason",
+            "status_changed_at",
+            "competitor",
+            "pull_token_hint",
+            "created_at",
+            "updated_at",
+        ]
+        # Uniqueness per owner is checked in validate_name (the owner is not a field).
+        validators: list[Any] = []
+
+    def validate_name(self, value: str) -> str:
+        owner = self.context["request"].user
+        clash = Bot.objects.filter(owner=owner, name=value)
+        if self.instance is not None:
+            clash = clash.exclude(pk=self.instance.pk)
+        if clash.exists():
+            raise serializers.ValidationError(f"you already have a bot named {value!r}")
+        return value
+
+    def validate_engines(self, value: list[str]) -> list[str]:
+        repeated = sorted({slug for slug in value if value.count(slug) > 1})
+        if repeated:
+            raise serializers.ValidationError(f"listed more than once: {', '.join(repeated)}")
+        return sorted(value)
+
+    def validate_endpoint_url(self, value: str) -> str:
+        value = value.strip()
+        if not value:
+            return ""
+        try:
+            return services.check_endpoint_url(value)
+        except EndpointRefused as refused:
+            raise serializers.ValidationError(str(refused), code=refused.reason) from None
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        instance = self.instance
+        mode = attrs.get("mode", instance.mode if instance else Bot.Mode.PUSH)
+        endpoint = attrs.get("endpoint_url", instance.endpoint_url if instance else "")
+        if mode == Bot.Mode.PUSH and not endpoint:
+            raise serializers.ValidationError(
+                {
+                    "endpoint_url": [
+                        "a push bot needs an endpoint URL the referee can POST to "
+                        "(or register it with mode 'pull')"
+                    ]
+                },
+                code="required",
+            )
+        return attrs
+
+
+class BotCreatedSerializer(BotSerializer):
+    """The registration answer: the bot plus credentials shown this once."""
+
+    signing_secret = serializers.CharField(
+        read_only=True, help_text="HMAC key for request signatures. Shown only now; store it."
+    )
+    pull_token = serializers.CharField(
+        read_only=True,
+        allow_null=True,
+        help_text="Bearer token for pull mode (null in push mode). Shown only now; store it.",
+    )
+
+    class Meta(BotSerializer.Meta):
+        fields = [*BotSerializer.Meta.fields, "signing_secret", "pull_token"]
+
+
+class SigningSecretSerializer(serializers.Serializer):
+    signing_secret = serializers.CharField(
+        read_only=True, help_text="The new HMAC key; the old one no longer works."
+    )
+
+
+class PullTokenSerializer(serializers.Serializer):
+    pull_token = serializers.CharField(
+        read_only=True, help_text="The new pull token; the old one no longer works."
+    )
+
+
+class PingResultSerializer(serializers.Serializer):
+    ok = serializers.BooleanField(read_only=True)
+    fault = serializers.CharField(read_only=True, allow_null=True)
+    detail = serializers.CharField(read_only=True)
+    latency_ms = serializers.FloatField(read_only=True)
+    status_code = serializers.IntegerField(read_only=True, allow_null=True)
+    reply = serializers.JSONField(read_only=True, allow_null=True)
+    health = BotHealthSerializer(read_only=True)
+
+
+class SuspendSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=400, required=False, allow_blank=True, help_text="Shown with the status."
+    )
+
+
+class BotFilterSerializer(serializers.Serializer):
+    """Query parameters of the bot list."""
+
+    status = serializers.ChoiceField(choices=Bot.Status.choices, required=False)
+    mode = serializers.ChoiceField(choices=Bot.Mode.choices, required=False)
+    engine = serializers.ChoiceField(
+        choices=engine_slugs(), required=False, help_text="Bots that play this engine."
+    )
+
+
+class GameFilterSerializer(serializers.Serializer):
+    """Query parameters of a bot's game list."""
+
+    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+    engine = serializers.ChoiceField(choices=engine_slugs(), required=False)
+
+
+class MoveFilterSerializer(serializers.Serializer):
+    """Query parameters of a move log."""
+
+    faulty = serializers.BooleanField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="true: only this bot's moves that had a fault.",
+    )
+    mine = serializers.BooleanField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="true: only this bot's own moves.",
+    )
+
+
+class SeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    competitor = serializers.CharField(help_text="Name of the seat's player.")
+    this_bot = serializers.BooleanField(help_text="Whether this seat is the bot's.")
+    forfeited = serializers.BooleanField(
+        allow_null=True, help_text="Known for the bot's own seats, and for all once finished."
+    )
+    fault_count = serializers.IntegerField(
+        allow_null=True, help_text="Faults in this game; the bot's own seats only."
+    )
+
+
+class OutcomeSerializer(serializers.Serializer):
+    scores = serializers.ListField(child=serializers.FloatField())
+    ranks = serializers.ListField(child=serializers.IntegerField())
+
+
+class BotGameSerializer(serializers.ModelSerializer):
+    """A game the bot sits in; the seed is shown only once the game is finished."""
+
+    seed = serializers.SerializerMethodField()
+    seats = serializers.SerializerMethodField()
+    outcome = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "engine",
+            "engine_version",
+            "num_players",
+            "options",
+            "status",
+            "rated",
+            "league",
+            "tournament",
+            "round_number",
+            "move_time_ms",
+            "time_bank_ms",
+            "next_ply",
+            "seed_commitment",
+            "seed",
+            "seats",
+            "outcome",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_seed(self, game: Game) -> str | None:
+        return game.seed if game.status == Game.Status.FINISHED else None
+
+    @extend_schema_field(SeatSerializer(many=True))
+    def get_seats(self, game: Game) -> list[dict[str, Any]]:
+        bot: Bot = self.context["bot"]
+        return [visibility.seat_entry(seat, bot, game) for seat in game.seats.all()]
+
+    @extend_schema_field(OutcomeSerializer(allow_null=True))
+    def get_outcome(self, game: Game) -> dict[str, Any] | None:
+        outcome = getattr(game, "outcome", None)
+        if outcome is None or game.status != Game.Status.FINISHED:
+            return None
+        return {"scores": outcome.scores, "ranks": outcome.ranks}
+
+
+class BotMoveSerializer(serializers.Serializer):
+    """One move of the log, as much as this bot's owner may see (``visibility.move_entry``)."""
+
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text="-1 is chance.")
+    this_bot = serializers.BooleanField()
+    action = serializers.JSONField(
+        allow_null=True,
+        help_text="Null for other seats' moves while the game is not finished.",
+    )
+    source = serializers.ChoiceField(
+        choices=Move.Source.choices, allow_null=True, help_text="The bot's own moves only."
+    )
+    latency_ms = serializers.IntegerField(allow_null=True)
+    fault_kind = serializers.CharField(allow_null=True)
+    fault_detail = serializers.CharField(allow_null=True)
+    request_excerpt = serializers.CharField(allow_null=True)
+    reply_excerpt = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+    def to_representation(self, move: Move) -> dict[str, Any]:
+        entry = visibility.move_entry(move, self.context["own_seats"], self.context["finished"])
+        return super().to_representation(entry)
+
+
+class TokenRequestSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, write_only=True)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(
+        read_only=True, help_text='Send as "Authorization: Token <token>".'
+    )

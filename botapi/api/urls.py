@@ -1,0 +1,21 @@
+"""Routes of the bot API, mounted at /api/v1/ by ``harbormaster/urls.py``.
+
+Bot ids are digits only, so ``bots/me/...`` stays free for the pull API.
+"""
+
+from __future__ import annotations
+
+from django.urls import path
+from rest_framework.routers import SimpleRouter
+
+from botapi.api.views import BotViewSet, TokenView
+
+app_name = "api"
+
+router = SimpleRouter(trailing_slash=True)
+router.register("bots", BotViewSet, basename="bot")
+
+urlpatterns = [
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
+    *router.urls,
+]
