@@ -18,10 +18,14 @@ the request. ``bench/bots.py`` measures them against the random bot.
 
 from __future__ import annotations
 
+import logging
+
 from botapi.sdk.server import Turn
 
 from . import batavia, cargo_noir, grog_island, manila
 from .common import Chooser, request_rng
+
+log = logging.getLogger("harbormaster.bot.greedy")
 
 CHOOSERS: dict[str, Chooser] = {
     "manila": manila.choose,
@@ -41,13 +45,24 @@ class GreedyBot:
         self.engine = engine
 
     def act(self, turn: Turn) -> int:
+        """Index of the chosen action in ``turn.legal_actions``.
+
+        A game this module has no heuristic for (e.g. the ``sample`` request of
+        ``botapi.sdk.check``) gets the first legal action; one of the four
+        games other than the bot's own ``engine`` is refused with an error, so
+        a bot registered for the wrong game shows up as a fault.
+        """
         slug = turn.game["engine"]
-        if self.engine is not None and slug != self.engine:
+        if self.engine is not None and slug != self.engine and slug in CHOOSERS:
             raise ValueError(f"this greedy bot plays {self.engine}, not {slug}")
         legal = turn.legal_actions
+        chooser = CHOOSERS.get(slug)
+        if chooser is None:
+            log.warning("no greedy heuristic for %r: playing the first legal action", slug)
+            return 0
         if len(legal) == 1:
             return 0
-        return CHOOSERS[slug](turn.view, legal, request_rng(turn.request))
+        return chooser(turn.view, legal, request_rng(turn.request))
 
 
 def greedy_bot(engine: str | None = None) -> GreedyBot:
