@@ -8,7 +8,8 @@ merchant never comes back). Each turn the bot compares the best post it can
 reach - cards needed to win that company's majority counted at a price - with
 drawing two cards; it plays the fewest cards that win the majority, moves to
 the best post its seals allow, and converts every post it may. Bids stay
-small: a letter paid is a letter given to the rivals.
+small (a letter paid is a letter given to the rivals) except with letters to
+spare beyond what keeps it ahead for the "most letters" gold.
 
 Scoring numbers are the ones in ``docs/engines/batavia.md``.
 """

@@ -95,7 +95,7 @@ def plan(goods: Counter[str]) -> tuple[int, list[tuple[str, Counter[str]]]]:
 
 def plan_value(goods: Counter[str]) -> int:
     """The smuggling value of :func:`plan` (memoised: the bot asks it often)."""
-    return _plan_value(tuple(sorted((g, n) for g, n in goods.items() if n > 0)))
+    return _plan_value(_key(goods))
 
 
 @lru_cache(maxsize=4096)
@@ -247,17 +247,33 @@ def _port(view: View, name: str) -> dict[str, Any]:
     return {"goods": [], "bids": []}
 
 
-def goods_gain(view: View, extra: list[str]) -> float:
-    """How much ``extra`` tokens raise the warehouse plan's value (capacity counted)."""
+def goods_gain(view: View, extra: list[str], base: int | None = None) -> float:
+    """How much ``extra`` tokens raise the warehouse plan's value (capacity counted).
+
+    ``base`` is the current warehouse's trimmed value when the caller has it.
+    """
     goods = _warehouse(view)
-    after = goods + Counter(extra)
-    return float(plan_value(_trimmed(view, after)) - plan_value(_trimmed(view, goods)))
+    if base is None:
+        base = plan_value(_trimmed(view, goods))
+    return float(plan_value(_trimmed(view, goods + Counter(extra))) - base)
 
 
 def _trimmed(view: View, goods: Counter[str]) -> Counter[str]:
     """``goods`` cut down to capacity + 2 (what could be kept until the next cash-in)."""
     room = _me(view).get("capacity", 6) + 2
-    goods = goods.copy()
+    if sum(goods.values()) <= room:
+        return goods
+    return Counter(dict(_trim(_key(goods), room)))
+
+
+def _key(goods: Counter[str]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((g, n) for g, n in goods.items() if n > 0))
+
+
+@lru_cache(maxsize=4096)
+def _trim(items: tuple[tuple[str, int], ...], room: int) -> tuple[tuple[str, int], ...]:
+    """Drop, one token at a time, the token whose loss costs the plan least."""
+    goods = Counter(dict(items))
     while sum(goods.values()) > room:
         worst = max(
             (g for g in goods if goods[g]),
@@ -265,12 +281,13 @@ def _trimmed(view: View, goods: Counter[str]) -> Counter[str]:
         )
         goods[worst] -= 1
         goods = +goods
-    return goods
+    return _key(goods)
 
 
 def draw_gain(view: View) -> float:
     """Expected plan gain of one random good (wilds left out: they are rare)."""
-    return sum(goods_gain(view, [g]) for g in GOODS) / len(GOODS)
+    base = plan_value(_trimmed(view, _warehouse(view)))
+    return sum(goods_gain(view, [g], base) for g in GOODS) / len(GOODS)
 
 
 def _coin_value(view: View) -> float:
