@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -27,6 +29,10 @@ class Conflict(exceptions.APIException):
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, BotConflict):
         exc = Conflict(exc.message, exc.code)
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound("not found (or not yours)")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
     if (
         response is not None
