@@ -99,8 +99,9 @@ class BotViewSet(
         return queryset
 
     def get_throttles(self) -> list[Any]:
-        # Pings make the server contact a URL of the user's choosing: rate-limited.
-        self.throttle_scope = "bot-ping" if self.action in ("ping", "reactivate") else None
+        # These make the server contact a URL of the user's choosing: rate-limited.
+        pinging = self.action in ("create", "ping", "reactivate")
+        self.throttle_scope = "bot-ping" if pinging else None
         return super().get_throttles()
 
     # -------------------------------------------------------------- create

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient, APIRequestFactory
 from rest_framework.views import APIView
 
@@ -14,6 +15,12 @@ from tests.botapi.servers import unused_port
 from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """Rate-limit counters live in the cache, which outlives each test's database."""
+    cache.clear()
 
 
 @pytest.fixture
@@ -69,6 +76,19 @@ def test_ping_a_pull_bot_is_a_409(api, user):
     assert response.json()["code"] == "not_push_mode"
     bot.refresh_from_db()
     assert bot.last_ping_at is None
+
+
+def test_pings_are_rate_limited_per_user(api, user):
+    """Each ping makes the server contact a URL of the user's choosing."""
+    bot = BotFactory(owner=user, mode="pull", endpoint_url="")  # 409 at once: no network
+    codes = [api.post(url(bot, "ping")).status_code for _ in range(61)]
+    assert codes[:60] == [409] * 60
+    assert codes[60] == 429
+    someone = UserFactory(password=None)
+    other = APIClient()
+    other.force_authenticate(someone)
+    other_bot = BotFactory(owner=someone, mode="pull", endpoint_url="")
+    assert other.post(url(other_bot, "ping")).status_code == 409  # not throttled
 
 
 # ------------------------------------------------------------ secrets

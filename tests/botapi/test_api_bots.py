@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
@@ -15,6 +16,13 @@ from tests.factories import BotFactory, GameFactory, UserFactory, seat_bot
 from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles():
+    """Rate-limit counters live in the cache, which outlives each test's database."""
+    cache.clear()
+
 
 BOTS = "/api/v1/bots/"
 
@@ -137,6 +145,16 @@ def test_register_refuses_bad_input_naming_the_field(api, fields, field, words):
 def test_an_unknown_engine_is_named_with_its_position(api):
     response = register(api, engines=["manila", "chess"])
     assert response.json() == {"engines": {"1": ['"chess" is not a valid choice.']}}
+
+
+def test_a_body_that_is_not_an_object_or_not_json_is_a_clear_400(api):
+    as_list = api.post(BOTS, [{"name": "x"}], format="json")
+    assert as_list.status_code == 400
+    assert "expected a dictionary" in as_list.json()["non_field_errors"][0].lower()
+    broken = api.generic("POST", BOTS, '{"name": ', content_type="application/json")
+    assert broken.status_code == 400
+    assert broken.json()["code"] == "parse_error"
+    assert "JSON parse error" in broken.json()["detail"]
 
 
 def test_register_missing_fields_are_each_named(api):
