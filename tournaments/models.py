@@ -120,6 +120,9 @@ class Seat(models.Model):
     competitor = models.ForeignKey(Competitor, on_delete=models.PROTECT, related_name="seats")
     forfeited = models.BooleanField(default=False)
     fault_count = models.PositiveIntegerField(default=0)
+    events_sent = models.PositiveIntegerField(
+        default=0, help_text="Public events already sent to this seat's bot."
+    )
 
     class Meta:
         ordering = ["game", "position"]

@@ -35,6 +35,13 @@ def ask(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     return None
 
 
+def game_finished(game: Game) -> None:
+    """Tell the bots' side that a game ended (bot health counts faulty games)."""
+    from botapi.referee import game_finished as bots_game_finished
+
+    bots_game_finished(game)
+
+
 def schedule_clock(game: Game, ply: int) -> None:
     """Re-advance the game once the move's time is up (needs a broker: no clocks when eager)."""
     if settings.CELERY_TASK_ALWAYS_EAGER:

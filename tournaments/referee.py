@@ -37,8 +37,13 @@ class RefereeError(Exception):
         self.code = code
 
 
+FORFEITED = "forfeited"
+"""Fault kind of the defaults played for a seat that already forfeited (not counted again)."""
+
+
 def faults_to_forfeit() -> int:
-    return getattr(settings, "REFEREE_FAULTS_TO_FORFEIT", 3)
+    """Faults (timeouts, bad replies, illegal actions) after which a seat forfeits the game."""
+    return settings.BOT_MAX_FAULTS_PER_GAME
 
 
 def submit(game_id: int, ply: int, seat: int, decision: Decision) -> Move:
@@ -81,7 +86,7 @@ def submit(game_id: int, ply: int, seat: int, decision: Decision) -> Move:
         state.apply(seat, decision.action)
         now = timezone.now()
         Game.objects.filter(pk=game.pk).update(next_ply=ply + 1, last_progress_at=now)
-        if decision.is_fault and seat != CHANCE:
+        if decision.is_fault and decision.fault_kind != FORFEITED and seat != CHANCE:
             _count_fault(game, seat)
         view, events = state.view(None), state.events[seen:]
         transaction.on_commit(lambda: statecache.remember(game, ply + 1, state))
@@ -118,7 +123,7 @@ def advance(game_id: int) -> str:
     seat_row = Seat.objects.select_related("competitor").get(game=game, position=seat)
     legal = state.legal_actions(seat)
     if seat_row.forfeited:
-        decision = default_decision(legal, "forfeited", "the seat forfeited; default action")
+        decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
         return _try_submit(game_id, ply, seat, decision, "default")
     waited = timezone.now() - (game.last_progress_at or timezone.now())
     if waited > timedelta(milliseconds=game.move_time_ms + players.GRACE_MS):
@@ -162,6 +167,7 @@ def finish(game_id: int) -> bool:
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
         apply_game_result(game)
+        players.game_finished(game)
         outcome = {"scores": result["scores"], "ranks": ranks}
         transaction.on_commit(lambda: broadcast.publish_finish(game.pk, outcome, game.seed))
         transaction.on_commit(lambda: statecache.forget(game))

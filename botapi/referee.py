@@ -1,0 +1,61 @@
+"""The referee's side of bots: asking a push bot for a move, and its health after a game.
+
+The call happens outside any database transaction (a slow bot holds no lock)
+and is asked exactly once: a fault is never retried, it becomes the default
+action with the fault recorded on the move for the bot's owner.
+"""
+
+from __future__ import annotations
+
+from engines import State
+from tournaments.decisions import Decision, default_decision
+from tournaments.models import Game, Move, Seat
+
+from . import protocol, services
+from .client import default_client
+from .models import Bot
+
+
+def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
+    """A push bot's decision now (or its fault's default); None for a pull bot, which waits."""
+    bot = Bot.objects.filter(competitor_id=seat.competitor_id).first()
+    legal = state.legal_actions(seat.position)
+    if bot is None:
+        return default_decision(legal, "no_bot", "the competitor has no bot registered")
+    if not bot.is_active:
+        return default_decision(
+            legal, "bot_inactive", f"the bot is {bot.status}: {bot.status_reason or 'no reason'}"
+        )
+    if bot.mode == Bot.Mode.PULL:
+        return None
+    request = protocol.act_request_for_state(
+        state,
+        game_id=game.pk,
+        seat=seat.position,
+        ply=ply,
+        deadline_ms=game.move_time_ms,
+        events=state.events[seat.events_sent :],
+    )
+    result = default_client(services.endpoint_policy()).act(
+        bot.endpoint_url,
+        bot.signing_secret,
+        request,
+        explain=lambda action: state.explain_illegal(seat.position, action, legal),
+    )
+    Seat.objects.filter(pk=seat.pk).update(events_sent=len(state.events))
+    record = {
+        "latency_ms": round(result.latency_ms),
+        "request_excerpt": result.request_excerpt,
+        "reply_excerpt": result.reply_excerpt,
+    }
+    if result.ok:
+        return Decision(result.action, source=Move.Source.BOT, **record)
+    return default_decision(legal, str(result.fault), result.detail, **record)
+
+
+def game_finished(game: Game) -> None:
+    """Count the game for each bot's health: faulty games in a row suspend a bot."""
+    for seat in game.seats.all():
+        bot = Bot.objects.filter(competitor_id=seat.competitor_id).first()
+        if bot is not None:
+            services.record_game_health(bot, faulty=seat.fault_count > 0)

@@ -1,0 +1,100 @@
+"""Whole games between example bots served over HTTP on loopback, refereed in-process.
+
+(Real Celery workers and crash recovery are tested in test_workers.py.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engines
+from botapi.models import Bot
+from botapi.sdk import serve_in_background
+from botapi.sdk.examples.greedy import greedy_bot
+from botapi.sdk.examples.random_bot import RandomBot
+from ratings.models import RatingChange
+from tests.botapi.servers import MisbehavingServer
+from tests.factories import BotFactory
+from tournaments import referee
+from tournaments.creation import create_game
+from tournaments.models import Game, Seat
+
+pytestmark = pytest.mark.django_db(transaction=True)
+SECRET = "hms_example-secret"
+
+
+@pytest.fixture(autouse=True)
+def _eager(settings) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.BOT_ENDPOINT_ALLOW = ["loopback"]
+
+
+@pytest.fixture
+def example_bots():
+    running = []
+
+    def start(slug: str, count: int) -> list[Bot]:
+        bots = []
+        for i in range(count):
+            handler = greedy_bot(slug) if i == 0 else RandomBot(seed=i)
+            server = serve_in_background(handler, secret=SECRET, name=f"example{i}")
+            running.append(server)
+            bots.append(BotFactory(endpoint_url=server.url, signing_secret=SECRET, engines=[slug]))
+        return bots
+
+    yield start
+    for server in running:
+        server.stop()
+
+
+@pytest.mark.parametrize("slug", ["manila", "batavia", "cargo_noir", "grog_island"])
+def test_a_full_game_between_http_bots(slug, example_bots) -> None:
+    n = min(4, engines.get(slug).max_players)
+    bots = example_bots(slug, n)
+    game = create_game(slug, [b.competitor for b in bots], seed=f"{slug}-seed", move_time_ms=3000)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED, f"stopped at ply {game.next_ply}"
+    moves = list(game.moves.order_by("ply"))
+    assert [m.ply for m in moves] == list(range(len(moves)))
+    assert {m.source for m in moves} == {"bot", "chance"}
+    assert not [m for m in moves if m.fault_kind], "an example bot faulted"
+    bot_moves = [m for m in moves if m.source == "bot"]
+    assert all(m.latency_ms is not None and m.request_excerpt for m in bot_moves)
+    final = engines.replay(slug, n, game.options, [(m.seat, m.action) for m in moves])
+    assert final.is_over and final.outcome()["scores"] == game.outcome.scores
+    assert RatingChange.objects.filter(game=game).count() == n * 3
+    for bot in bots:
+        bot.refresh_from_db()
+        assert bot.consecutive_faulty_games == 0
+
+
+def test_a_faulty_bot_gets_defaults_then_forfeits_and_ranks_last(example_bots) -> None:
+    good = example_bots("manila", 2)
+    broken = MisbehavingServer().start()
+    try:
+        bad = BotFactory(endpoint_url=broken.url("/garbage"), signing_secret=SECRET)
+        game = create_game(
+            "manila", [bad.competitor, *(b.competitor for b in good)], move_time_ms=2000
+        )
+    finally:
+        broken.stop()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    seat = Seat.objects.get(game=game, position=0)
+    assert seat.forfeited and seat.fault_count == 3
+    faults = list(game.moves.filter(seat=0).exclude(fault_kind="").order_by("ply"))
+    assert [m.fault_kind for m in faults[:3]] == ["invalid_json"] * 3
+    assert all(m.source == "default" for m in faults)
+    assert {m.fault_kind for m in faults[3:]} <= {"forfeited"}
+    assert len(broken.received) == 3, "a forfeited bot is not asked again"
+    assert game.outcome.ranks[0] == 3
+    bad.refresh_from_db()
+    assert bad.consecutive_faulty_games == 1
+
+
+def test_a_pull_bot_is_waited_for() -> None:
+    bots = [BotFactory(mode="pull", endpoint_url="") for _ in range(3)]
+    game = create_game("manila", [b.competitor for b in bots])
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.next_ply > 0
+    assert referee.advance(game.pk) == "waiting"
