@@ -67,7 +67,10 @@ def create_game(
         last_progress_at=now,
     )
     Seat.objects.bulk_create(
-        [Seat(game=game, position=i, competitor=c) for i, c in enumerate(competitors)]
+        [
+            Seat(game=game, position=i, competitor=c, bank_left_ms=time_bank_ms)
+            for i, c in enumerate(competitors)
+        ]
     )
     schedule_advance(game.pk)
     return game

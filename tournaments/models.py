@@ -123,6 +123,11 @@ class Seat(models.Model):
     events_sent = models.PositiveIntegerField(
         default=0, help_text="Public events already sent to this seat's bot."
     )
+    bank_left_ms = models.PositiveIntegerField(
+        default=0,
+        help_text="Unused time bank: starts at the game's time_bank_ms; time a decision "
+        "takes beyond move_time_ms is taken from it.",
+    )
 
     class Meta:
         ordering = ["game", "position"]

@@ -126,9 +126,11 @@ def advance(game_id: int) -> str:
         decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
         return _try_submit(game_id, ply, seat, decision, "default")
     waited = timezone.now() - (game.last_progress_at or timezone.now())
-    if waited > timedelta(milliseconds=game.move_time_ms + players.GRACE_MS):
+    allowed_ms = game.move_time_ms + seat_row.bank_left_ms  # per-move limit plus the time bank
+    if waited > timedelta(milliseconds=allowed_ms + players.GRACE_MS):
+        Seat.objects.filter(pk=seat_row.pk).update(bank_left_ms=0)  # the bank is spent
         decision = default_decision(
-            legal, "timeout", f"no move within {game.move_time_ms} ms; default action"
+            legal, "timeout", f"no move within {allowed_ms} ms; default action"
         )
         return _try_submit(game_id, ply, seat, decision, "default")
     decision = players.ask(game, seat_row, state, ply)
