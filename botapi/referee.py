@@ -3,6 +3,11 @@
 The call happens outside any database transaction (a slow bot holds no lock)
 and is asked exactly once: a fault is never retried, it becomes the default
 action with the fault recorded on the move for the bot's owner.
+
+Time control: a decision's deadline is the game's per-move limit plus the
+seat's unused time bank (``Seat.bank_left_ms``); time taken beyond the
+per-move limit is deducted from the bank (:func:`charge_time_bank`, also used
+by the pull API).
 """
 
 from __future__ import annotations
@@ -14,6 +19,20 @@ from tournaments.models import Game, Move, Seat
 from . import protocol, services
 from .client import default_client
 from .models import Bot
+
+
+def decision_deadline_ms(game: Game, seat: Seat) -> int:
+    """The hard limit of one decision: the per-move limit plus what is left of the seat's bank."""
+    return game.move_time_ms + seat.bank_left_ms
+
+
+def charge_time_bank(bank_left_ms: int, used_ms: int, move_time_ms: int) -> int:
+    """The bank after a decision that took ``used_ms``: only time beyond the move limit counts.
+
+    Time within ``move_time_ms`` is free, so a bot that always answers in time
+    keeps its whole bank for the positions where it wants to think longer.
+    """
+    return max(0, bank_left_ms - max(0, used_ms - move_time_ms))
 
 
 def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
@@ -33,7 +52,8 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
         game_id=game.pk,
         seat=seat.position,
         ply=ply,
-        deadline_ms=game.move_time_ms,
+        deadline_ms=decision_deadline_ms(game, seat),
+        time_bank_ms=seat.bank_left_ms if game.time_bank_ms else None,
         events=state.events[seat.events_sent :],
     )
     result = default_client(services.endpoint_policy()).act(
@@ -42,9 +62,13 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
         request,
         explain=lambda action: state.explain_illegal(seat.position, action, legal),
     )
-    Seat.objects.filter(pk=seat.pk).update(events_sent=len(state.events))
+    latency_ms = round(result.latency_ms)
+    Seat.objects.filter(pk=seat.pk).update(
+        events_sent=len(state.events),
+        bank_left_ms=charge_time_bank(seat.bank_left_ms, latency_ms, game.move_time_ms),
+    )
     record = {
-        "latency_ms": round(result.latency_ms),
+        "latency_ms": latency_ms,
         "request_excerpt": result.request_excerpt,
         "reply_excerpt": result.reply_excerpt,
     }
