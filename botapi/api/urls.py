@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.urls import path
 from rest_framework.routers import SimpleRouter
 
+from botapi.api import pull_views
 from botapi.api.views import BotViewSet, TokenView
 
 app_name = "api"
@@ -17,5 +18,10 @@ router.register("bots", BotViewSet, basename="bot")
 
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    # Pull mode; the paths of the protocol, and the same with a trailing slash.
+    path("bots/me/turns", pull_views.TurnsView.as_view(), name="pull-turns"),
+    path("bots/me/turns/", pull_views.TurnsSlashView.as_view()),
+    path("games/<int:game_id>/moves", pull_views.MovesView.as_view(), name="pull-moves"),
+    path("games/<int:game_id>/moves/", pull_views.MovesSlashView.as_view()),
     *router.urls,
 ]
