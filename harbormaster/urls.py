@@ -17,4 +17,6 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("botapi.api.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
+    path("", include("tournaments.urls")),
 ]

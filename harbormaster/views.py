@@ -1,4 +1,4 @@
-"""Project-level pages: the home page and the health endpoint."""
+"""Project-level pages: the home page (with the recent games) and the health endpoint."""
 
 from __future__ import annotations
 
@@ -9,12 +9,19 @@ from django.views.decorators.http import require_GET
 
 import engines
 from harbormaster.health import run_checks
+from tournaments.listings import recent_games
+
+RECENT_GAMES_ON_HOME = 20
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """What Harbormaster is, and the games it referees."""
-    return render(request, "home.html", {"engines": engines.all_engines()})
+    """What Harbormaster is, the games it referees, and the latest games with their results."""
+    return render(
+        request,
+        "home.html",
+        {"engines": engines.all_engines(), "recent": recent_games(RECENT_GAMES_ON_HOME)},
+    )
 
 
 @never_cache

@@ -1,0 +1,1 @@
+"""The game API under /api/v1/games/: create games, read their public record, verify them."""

@@ -1,0 +1,201 @@
+"""What the game API reads and writes; every 400 names the field.
+
+Reading a game goes through :mod:`tournaments.spectator` (the visibility
+rules live there); these serializers only describe its shape for the schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+import engines
+from botapi.api.serializers import RefuseUnknownFieldsMixin
+from botapi.models import engine_slugs
+from tournaments.models import Game
+from tournaments.seating import SeatRefused, bot_for_seat
+
+MAX_MOVE_TIME_MS = 60_000
+MAX_TIME_BANK_MS = 600_000
+
+
+class EngineField(serializers.CharField):
+    """An engine slug.
+
+    A plain string in the schema, with the slugs in its description: an enum
+    here would be a second name for the choice set the bot API already names
+    (``EnginesEnum``), which drf-spectacular warns about.
+    """
+
+    default_error_messages = {"unknown": "unknown engine {value!r}; known engines: {known}"}
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if value not in engine_slugs():
+            self.fail("unknown", value=value, known=", ".join(engine_slugs()))
+        return value
+
+
+class SeatSpecSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
+    """One seat of a new game, in seat order. Bots only for now; people get seats later."""
+
+    bot = serializers.IntegerField(
+        min_value=1, help_text="Id of one of your bots, or of an example bot."
+    )
+
+
+class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
+    engine = EngineField(help_text=f"The game to play: {', '.join(engine_slugs())}.")
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="Engine options (see docs/engines/<engine>.md); defaults fill the rest.",
+    )
+    seats = SeatSpecSerializer(
+        many=True, help_text="The players in seat order (seat 0 moves first where it matters)."
+    )
+    rated = serializers.BooleanField(
+        required=False, default=True, help_text="Whether the result changes ratings."
+    )
+    seed = serializers.CharField(
+        required=False,
+        max_length=100,
+        help_text="Chance's seed (random if omitted). A game with a chosen seed cannot be rated.",
+    )
+    move_time_ms = serializers.IntegerField(
+        required=False, default=5000, min_value=100, max_value=MAX_MOVE_TIME_MS
+    )
+    time_bank_ms = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=MAX_TIME_BANK_MS
+    )
+
+    def validate_seats(self, seats: list[dict[str, Any]]) -> list[Any]:
+        """Each seat's bot must be the caller's (or an example bot), active and for this game."""
+        engine = self.initial_data.get("engine") if isinstance(self.initial_data, dict) else None
+        if engine not in engine_slugs():
+            return seats  # the engine field reports the problem
+        user = self.context["request"].user
+        bots, errors = [], {}
+        for index, spec in enumerate(seats):
+            try:
+                bots.append(bot_for_seat(user, spec["bot"], engine))
+            except SeatRefused as refused:
+                errors[index] = {"bot": [str(refused)]}
+        if errors:
+            raise serializers.ValidationError(errors)
+        return bots
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        rules = engines.get(attrs["engine"])
+        count = len(attrs["seats"])
+        if not rules.min_players <= count <= rules.max_players:
+            raise serializers.ValidationError(
+                {
+                    "seats": [
+                        f"{rules.name} is for {rules.min_players}-{rules.max_players} players, "
+                        f"not {count}"
+                    ]
+                }
+            )
+        try:
+            attrs["options"] = rules.check_setup(count, attrs.get("options"))
+        except engines.InvalidGame as exc:
+            raise serializers.ValidationError({"options": [str(exc)]}) from None
+        if "seed" in attrs and attrs["rated"]:
+            raise serializers.ValidationError(
+                {
+                    "seed": [
+                        "a game with a chosen seed cannot be rated (its chance outcomes are "
+                        "known in advance); set rated to false or leave the seed out"
+                    ]
+                }
+            )
+        return attrs
+
+
+class PublicSeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    competitor_id = serializers.IntegerField()
+    competitor = serializers.CharField(help_text="The player's name (owner/bot for a bot).")
+    kind = serializers.CharField(help_text="bot or person")
+    forfeited = serializers.BooleanField(allow_null=True, help_text="Shown once finished.")
+    rank = serializers.IntegerField(allow_null=True, help_text="1 = best; shown once finished.")
+    score = serializers.FloatField(allow_null=True, help_text="Shown once finished.")
+
+
+class GameOutcomeSerializer(serializers.Serializer):
+    scores = serializers.ListField(child=serializers.FloatField())
+    ranks = serializers.ListField(
+        child=serializers.IntegerField(), help_text="1 = best; forfeited seats last."
+    )
+
+
+class PublicPlySerializer(serializers.Serializer):
+    ply = serializers.IntegerField()
+    seat = serializers.IntegerField(help_text="-1 is chance.")
+    chance = serializers.BooleanField()
+    action = serializers.JSONField(
+        allow_null=True, help_text="Null until the game is finished (chance's too)."
+    )
+    description = serializers.CharField(
+        allow_null=True, help_text="The action in words; null until finished."
+    )
+    events = serializers.ListField(
+        child=serializers.DictField(), help_text="The public events this ply produced."
+    )
+
+
+class GameSerializer(serializers.Serializer):
+    """A game as anyone may see it: no secret while it runs, everything once finished."""
+
+    id = serializers.IntegerField()
+    engine = serializers.CharField()
+    engine_version = serializers.CharField()
+    num_players = serializers.IntegerField()
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    rated = serializers.BooleanField()
+    move_time_ms = serializers.IntegerField()
+    time_bank_ms = serializers.IntegerField()
+    next_ply = serializers.IntegerField(help_text="Moves logged so far.")
+    seed_commitment = serializers.CharField(help_text="sha256(seed), published at creation.")
+    seed = serializers.CharField(allow_null=True, help_text="Revealed once the game is finished.")
+    seats = PublicSeatSerializer(many=True)
+    outcome = GameOutcomeSerializer(allow_null=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class GameDetailSerializer(GameSerializer):
+    moves = PublicPlySerializer(many=True, help_text="The public move log, every ply.")
+
+
+class GameFilterSerializer(serializers.Serializer):
+    """Query parameters of the game list."""
+
+    engine = EngineField(
+        required=False, help_text=f"Only games of this engine: {', '.join(engine_slugs())}."
+    )
+    status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
+
+
+class VerificationProblemSerializer(serializers.Serializer):
+    kind = serializers.CharField(
+        help_text="seed_commitment, chance_outcome, gap, chance_turn, wrong_seat, illegal, "
+        "after_end, move_count, not_over or outcome."
+    )
+    ply = serializers.IntegerField(allow_null=True)
+    detail = serializers.CharField()
+
+
+class VerificationSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    engine = serializers.CharField()
+    ok = serializers.BooleanField(help_text="True when nothing below is wrong.")
+    seed = serializers.CharField()
+    seed_commitment = serializers.CharField()
+    plies = serializers.IntegerField(help_text="Plies replayed.")
+    chance_plies = serializers.IntegerField(help_text="Chance outcomes checked against the seed.")
+    problems = VerificationProblemSerializer(many=True)

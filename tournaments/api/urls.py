@@ -1,0 +1,14 @@
+"""Routes of the game API, mounted at /api/v1/ by ``harbormaster/urls.py``."""
+
+from __future__ import annotations
+
+from rest_framework.routers import SimpleRouter
+
+from tournaments.api.views import GameViewSet
+
+app_name = "games-api"
+
+router = SimpleRouter(trailing_slash=True)
+router.register("games", GameViewSet, basename="game")
+
+urlpatterns = router.urls

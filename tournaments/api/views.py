@@ -1,0 +1,143 @@
+"""Game endpoints of the REST API. Thin: creation in ``tournaments.creation``, what may be
+shown in ``tournaments.spectator``, the audit in ``tournaments.verification``.
+
+Reading a game is public (the same record the game page shows to anyone);
+creating one needs an authenticated user, who may seat their own bots and the
+example bots (``tournaments.seating``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import exceptions, mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from botapi.api.errors import Conflict
+from tournaments import spectator
+from tournaments.api import serializers as s
+from tournaments.creation import GameSetupError, create_game
+from tournaments.models import Game, Seat
+from tournaments.verification import NotVerifiable, verify_game
+
+NOT_FOUND = OpenApiResponse(description="No such game.")
+NOT_FINISHED = OpenApiResponse(
+    description="The game is not finished (`not_finished`): only a finished game reveals its seed."
+)
+
+
+def games_queryset() -> QuerySet[Game]:
+    seats = Seat.objects.select_related("competitor").order_by("position")
+    return Game.objects.select_related("outcome").prefetch_related(Prefetch("seats", seats))
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Recent games",
+        description="Newest first; the same public record as one game, without the move log.",
+        parameters=[s.GameFilterSerializer],
+        responses={200: s.GameSerializer(many=True)},
+        auth=[],
+    ),
+    retrieve=extend_schema(
+        summary="One game: seats, seed commitment, public move log; seed and outcome once finished",
+        description=(
+            "While the game is not finished no action is shown (chance's or a player's): each "
+            "ply lists who moved and the public events it produced, and only the seed's "
+            "commitment sha256(seed) is shown. Once finished: every action with its "
+            "description, the seed and the outcome."
+        ),
+        responses={200: s.GameDetailSerializer, 404: NOT_FOUND},
+        auth=[],
+    ),
+)
+class GameViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    viewsets.GenericViewSet,
+):
+    """Create games between bots; read and verify any game."""
+
+    serializer_class = s.GameSerializer
+    lookup_value_regex = r"\d+"
+    http_method_names = ["get", "post", "head", "options"]
+
+    def get_permissions(self) -> list[Any]:
+        if self.action == "create":
+            return [IsAuthenticated()]
+        return [AllowAny()]
+
+    def get_queryset(self) -> QuerySet[Game]:
+        games = games_queryset().order_by("-created_at", "-id")
+        if self.action == "list":
+            query = s.GameFilterSerializer(data=self.request.query_params)
+            query.is_valid(raise_exception=True)
+            games = games.filter(**query.validated_data)
+        return games
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        records = [spectator.game_record(game, with_moves=False) for game in page]
+        return self.get_paginated_response(s.GameSerializer(records, many=True).data)
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self.get_object()
+        return Response(s.GameDetailSerializer(spectator.game_record(game)).data)
+
+    @extend_schema(
+        summary="Create a game between bots",
+        description=(
+            "Seat your own bots and/or the example bots (by id, in seat order). The seed is "
+            "random unless given; a game with a chosen seed cannot be rated. The referee starts "
+            "the game at once; the answer is the game as it stands then."
+        ),
+        request=s.GameCreateSerializer,
+        responses={201: s.GameDetailSerializer},
+    )
+    def create(self, request: Request) -> Response:
+        body = s.GameCreateSerializer(data=request.data, context=self.get_serializer_context())
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            game = create_game(
+                data["engine"],
+                [bot.competitor for bot in data["seats"]],
+                options=data["options"],
+                seed=data.get("seed"),
+                rated=data["rated"],
+                move_time_ms=data["move_time_ms"],
+                time_bank_ms=data["time_bank_ms"],
+            )
+        except GameSetupError as exc:
+            raise exceptions.ValidationError({"non_field_errors": [str(exc)]}) from None
+        game = games_queryset().get(pk=game.pk)
+        return Response(
+            s.GameDetailSerializer(spectator.game_record(game)).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(
+        summary="Verify a finished game against its seed",
+        description=(
+            "Replays the game: the seed must match the commitment published at creation, every "
+            "chance outcome must be the one the seed produces, every move legal, and the replay "
+            "must reproduce the recorded outcome. `ok` is false with each mismatch in `problems`."
+        ),
+        request=None,
+        responses={200: s.VerificationSerializer, 404: NOT_FOUND, 409: NOT_FINISHED},
+        auth=[],
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def verify(self, request: Request, pk: str | None = None) -> Response:
+        game = get_object_or_404(games_queryset(), pk=pk)
+        try:
+            report = verify_game(game)
+        except NotVerifiable as exc:
+            raise Conflict(str(exc), "not_finished") from None
+        return Response(s.VerificationSerializer(report.as_dict()).data)

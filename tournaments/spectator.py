@@ -1,0 +1,182 @@
+"""What anyone may see of a game: the spectator's record, for the game API and the web pages.
+
+The same rules as a bot owner's view of a game (``botapi/api/visibility.py``),
+for someone who holds no seat -- *show less when in doubt*:
+
+* **While a game is not finished** (scheduled, running, aborted) no action is
+  shown, neither chance's (a chance action can name a card dealt into a hand
+  or a tile still face down) nor a player's (an engine may let a player choose
+  something secret). Every ply is listed with who moved (a seat or chance)
+  and the *public events* it produced: engines keep events secret-free, and
+  the referee publishes exactly those to live pages during play. The seed is
+  hidden; its commitment ``sha256(seed)`` is shown from creation.
+* **Once finished**: every action with its ``engine.describe`` text, the seed
+  and the outcome. An aborted game keeps its secrets, seed included.
+* Never: latency, faults, request/reply excerpts (their bot's owner sees them
+  through the bot API), nor any seat's private view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engines
+from engines import CHANCE
+
+from .models import Game, Move, Seat
+
+
+@dataclass(frozen=True)
+class PublicPly:
+    """One logged move as a spectator may see it."""
+
+    ply: int
+    seat: int
+    action: dict[str, Any] | None
+    description: str | None
+    events: list[dict[str, Any]]
+
+    @property
+    def is_chance(self) -> bool:
+        return self.seat == CHANCE
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ply": self.ply,
+            "seat": self.seat,
+            "chance": self.is_chance,
+            "action": self.action,
+            "description": self.description,
+            "events": self.events,
+        }
+
+
+@dataclass(frozen=True)
+class PublicSeat:
+    """A seat with its player and, once finished, its result."""
+
+    position: int
+    competitor_id: int
+    competitor: str
+    kind: str
+    forfeited: bool | None
+    rank: int | None
+    score: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "competitor_id": self.competitor_id,
+            "competitor": self.competitor,
+            "kind": self.kind,
+            "forfeited": self.forfeited,
+            "rank": self.rank,
+            "score": self.score,
+        }
+
+
+def is_public(game: Game) -> bool:
+    """Whether the whole record (actions, seed, outcome) may be shown: finished games only."""
+    return game.status == Game.Status.FINISHED
+
+
+def visible_seed(game: Game) -> str | None:
+    return game.seed if is_public(game) else None
+
+
+def outcome_of(game: Game) -> dict[str, list] | None:
+    """Scores and ranks of a finished game (ranks with forfeits last, as rated)."""
+    if not is_public(game):
+        return None
+    outcome = getattr(game, "outcome", None)
+    if outcome is None:
+        return None
+    return {"scores": outcome.scores, "ranks": outcome.ranks}
+
+
+def public_seats(game: Game) -> list[PublicSeat]:
+    """The seats in position order; forfeits, ranks and scores only once finished."""
+    outcome = outcome_of(game)
+    seats: list[Seat] = sorted(game.seats.all(), key=lambda seat: seat.position)
+    return [
+        PublicSeat(
+            position=seat.position,
+            competitor_id=seat.competitor_id,
+            competitor=seat.competitor.name,
+            kind=seat.competitor.kind,
+            forfeited=seat.forfeited if outcome is not None else None,
+            rank=outcome["ranks"][seat.position] if outcome is not None else None,
+            score=outcome["scores"][seat.position] if outcome is not None else None,
+        )
+        for seat in seats
+    ]
+
+
+def public_plies(game: Game) -> list[PublicPly]:
+    """Every logged ply, replayed for its public events; actions only once finished.
+
+    Only the moves counted by ``game.next_ply`` are read, so a move being
+    written by a concurrent transaction never shows half-done.
+    """
+    reveal = is_public(game)
+    rules = engines.get(game.engine)
+    state = rules.new_game(game.num_players, game.options)
+    moves = Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply")
+    plies = []
+    for ply, seat, action in moves.values_list("ply", "seat", "action"):
+        seen = len(state.events)
+        state.apply(seat, action)
+        plies.append(
+            PublicPly(
+                ply=ply,
+                seat=seat,
+                action=action if reveal else None,
+                description=rules.describe(action) if reveal else None,
+                events=list(state.events[seen:]),
+            )
+        )
+    return plies
+
+
+def event_text(event: dict[str, Any]) -> str:
+    """A public event as one readable line: ``bid: seat 0, amount 9``."""
+    details = ", ".join(
+        f"{key} {_value_text(value)}" for key, value in event.items() if key != "type"
+    )
+    kind = str(event.get("type", "event")).replace("_", " ")
+    return f"{kind}: {details}" if details else kind
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} {_value_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return str(value)
+
+
+def game_record(game: Game, *, with_moves: bool = True) -> dict[str, Any]:
+    """The spectator's JSON record of ``game`` (what the game API answers)."""
+    record: dict[str, Any] = {
+        "id": game.pk,
+        "engine": game.engine,
+        "engine_version": game.engine_version,
+        "num_players": game.num_players,
+        "options": game.options,
+        "status": game.status,
+        "rated": game.rated,
+        "move_time_ms": game.move_time_ms,
+        "time_bank_ms": game.time_bank_ms,
+        "next_ply": game.next_ply,
+        "seed_commitment": game.seed_commitment,
+        "seed": visible_seed(game),
+        "seats": [seat.as_dict() for seat in public_seats(game)],
+        "outcome": outcome_of(game),
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+    }
+    if with_moves:
+        record["moves"] = [ply.as_dict() for ply in public_plies(game)]
+    return record

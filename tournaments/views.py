@@ -1,0 +1,75 @@
+"""Server-rendered game pages: one game with its replay, and the leaderboards.
+
+What may be shown is decided in :mod:`tournaments.spectator` (no action,
+chance's included, and no seed before a game is finished); these views only
+gather it for the templates.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+import engines
+
+from . import listings, spectator
+
+
+@require_GET
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Seats, outcome, seed commitment (and seed once finished), and the public replay."""
+    game = get_object_or_404(listings.games_with_seats(), pk=pk)
+    seats = spectator.public_seats(game)
+    names = {seat.position: seat.competitor for seat in seats}
+    plies = [
+        {
+            "ply": ply,
+            "who": "chance" if ply.is_chance else names.get(ply.seat, f"seat {ply.seat}"),
+            "events": [spectator.event_text(event) for event in ply.events],
+        }
+        for ply in spectator.public_plies(game)
+    ]
+    summary = listings.GameSummary(game, listings.engine_name(game.engine), seats)
+    return render(
+        request,
+        "tournaments/game.html",
+        {
+            "game": game,
+            "summary": summary,
+            "seats": seats,
+            "seed": spectator.visible_seed(game),
+            "finished": spectator.is_public(game),
+            "plies": plies,
+        },
+    )
+
+
+@require_GET
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    """Every engine's global ladder: the top few of each, linking to the full board."""
+    boards = [
+        {"engine": engine, "rows": listings.leaderboard(engine.slug)[:5]}
+        for engine in engines.all_engines()
+    ]
+    return render(request, "tournaments/leaderboards.html", {"boards": boards})
+
+
+@require_GET
+def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
+    """One engine's global ladder: Elo and TrueSkill (mu - 3 sigma, mu, sigma), games played."""
+    try:
+        rules = engines.get(engine)
+    except engines.InvalidGame:
+        raise Http404(f"no game called {engine!r}") from None
+    order_by = "elo" if request.GET.get("by") == "elo" else "trueskill"
+    return render(
+        request,
+        "tournaments/leaderboard.html",
+        {
+            "engine": rules,
+            "rows": listings.leaderboard(engine, order_by),
+            "order_by": order_by,
+            "recent": listings.recent_games(10, engine=engine),
+        },
+    )
