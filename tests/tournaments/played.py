@@ -1,0 +1,74 @@
+"""Games with a real move log written straight to the database, for tests that read games.
+
+``played_game`` plays an engine with ``Dealer(seed)`` for chance and random legal
+actions for the seats, and stores the moves, seats and (when finished) the
+outcome exactly as the referee would, but without it: fast, and usable inside
+an ordinary (rolled-back) test transaction.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from django.utils import timezone
+
+import engines
+from engines import CHANCE, Dealer
+from ratings.results import final_ranks
+from tournaments.models import Competitor, Game, Move, Outcome, Seat
+
+
+def played_game(
+    engine: str,
+    competitors: Sequence[Competitor],
+    *,
+    seed: str = "test-seed",
+    plies: int | None = None,
+    rng_seed: int = 0,
+    rated: bool = False,
+) -> Game:
+    """A finished game (or, with ``plies``, a running one stopped after that many moves)."""
+    rules = engines.get(engine)
+    options = rules.check_setup(len(competitors), {})
+    state = rules.new_game(len(competitors), options)
+    dealer, rng = Dealer(seed), random.Random(rng_seed)
+    log: list[tuple[int, dict]] = []
+    while not state.is_over and (plies is None or len(log) < plies):
+        seat = state.to_move[0]
+        action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        log.append((seat, action))
+    finished = state.is_over
+    now = timezone.now()
+    game = Game.objects.create(
+        engine=engine,
+        engine_version=rules.version,
+        num_players=len(competitors),
+        options=options,
+        seed=seed,
+        seed_commitment=engines.seed_commitment(seed),
+        status=Game.Status.FINISHED if finished else Game.Status.RUNNING,
+        rated=rated,
+        next_ply=len(log),
+        started_at=now,
+        last_progress_at=now,
+        finished_at=now if finished else None,
+    )
+    for position, competitor in enumerate(competitors):
+        Seat.objects.create(game=game, position=position, competitor=competitor)
+    Move.objects.bulk_create(
+        Move(
+            game=game,
+            ply=ply,
+            seat=seat,
+            action=action,
+            source=Move.Source.CHANCE if seat == CHANCE else Move.Source.PERSON,
+        )
+        for ply, (seat, action) in enumerate(log)
+    )
+    if finished:
+        result = state.outcome()
+        ranks = final_ranks(result["ranks"], [False] * len(competitors))
+        Outcome.objects.create(game=game, scores=result["scores"], ranks=ranks)
+    return game

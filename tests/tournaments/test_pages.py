@@ -1,0 +1,140 @@
+"""The web pages with real games: the home page's recent games, a game's replay, leaderboards.
+
+The finished games are played through the referee (people's random moves
+submitted through ``submit``, chance by the seed), so outcomes and ratings are
+the ones the referee records.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+
+import engines
+from engines import CHANCE
+from ratings.models import Rating
+from tests.factories import CompetitorFactory
+from tests.tournaments.played import played_game
+from tournaments import referee
+from tournaments.creation import create_game
+from tournaments.decisions import Decision
+from tournaments.models import Game
+from tournaments.statecache import load_state
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _eager(settings) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+def play_to_the_end(game: Game, rng: random.Random) -> Game:
+    for _ in range(5000):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return game
+        state = load_state(game)
+        seat = state.to_move[0]
+        referee.submit(
+            game.pk, game.next_ply, seat, Decision(rng.choice(state.legal_actions(seat)))
+        )
+    raise AssertionError("the game did not end")
+
+
+@pytest.fixture
+def finished_games():
+    players = CompetitorFactory.create_batch(3, kind="person")
+    games = []
+    for index in range(2):
+        game = create_game("manila", players[index:] + players[:index], seed=f"page-{index}")
+        games.append(play_to_the_end(game, random.Random(index)))
+    return players, games
+
+
+def text(html: bytes) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.decode()))
+
+
+def test_home_lists_recent_games_with_results(client: Client, finished_games) -> None:
+    _, games = finished_games
+    response = client.get("/")
+    page = response.content.decode()
+    for game in games:
+        assert f'href="/games/{game.pk}/"' in page
+        winner = players_by_rank(game)[0]
+        assert f"1. {winner}" in text(response.content)
+    assert "finished" in page and "Manila" in page
+
+
+def players_by_rank(game: Game) -> list[str]:
+    seats = sorted(game.seats.all(), key=lambda s: (game.outcome.ranks[s.position], s.position))
+    return [seat.competitor.name for seat in seats]
+
+
+def test_game_page_shows_seats_outcome_seed_and_replay(client: Client, finished_games) -> None:
+    _, games = finished_games
+    game = games[0]
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert game.seed_commitment in page and game.seed in page
+    assert f'href="/api/v1/games/{game.pk}/verify/"' in page
+    for seat in game.seats.all():
+        assert seat.competitor.name in page
+    rules = engines.get("manila")
+    moves = list(game.moves.order_by("ply"))
+    assert page.count('<li class="ply') == len(moves)
+    for move in moves[:30]:
+        assert rules.describe(move.action) in text(response.content)
+    assert "dealt: seat 0" in page, "public events are listed"
+    assert '<script src="/static/js/replay.js"' in page
+
+
+def test_a_running_game_page_shows_no_action_and_no_seed(client: Client) -> None:
+    game = played_game("manila", CompetitorFactory.create_batch(3), seed="still-secret", plies=60)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert game.seed_commitment in page
+    assert "still-secret" not in page and "Revealed when the game is finished" in page
+    rules = engines.get("manila")
+    for move in game.moves.all():
+        if move.seat == CHANCE:
+            assert rules.describe(move.action) not in page
+    assert "Deal a" not in page
+    assert page.count('<li class="ply') == 60
+    assert "bid: seat" in page or "dealt: seat" in page
+
+
+def test_leaderboard_shows_elo_and_trueskill(client: Client, finished_games) -> None:
+    players, _ = finished_games
+    response = client.get("/leaderboards/manila/")
+    assert response.status_code == 200
+    page = text(response.content)
+    for player in players:
+        elo = Rating.objects.get(competitor=player, system="elo", scope__engine="manila")
+        true = Rating.objects.get(competitor=player, system="trueskill", scope__engine="manila")
+        assert elo.games == 2
+        row = re.search(re.escape(player.name) + r" \(person\) (\S+) (\S+) (\S+) (\S+) (\d+)", page)
+        assert row, page
+        assert row.groups() == (
+            f"{true.score:.2f}",
+            f"{true.value:.2f}",
+            f"{true.sigma:.2f}",
+            f"{elo.value:.1f}",
+            "2",
+        )
+    best = max(players, key=lambda p: Rating.objects.get(competitor=p, system="trueskill").score)
+    assert page.index(best.name) < min(page.index(p.name) for p in players if p != best)
+
+
+def test_leaderboards_index_and_unknown_engine(client: Client, finished_games) -> None:
+    players, _ = finished_games
+    page = client.get("/leaderboards/").content.decode()
+    for engine in engines.all_engines():
+        assert f'href="/leaderboards/{engine.slug}/"' in page
+    assert players[0].name in page
+    assert client.get("/leaderboards/chess/").status_code == 404
+    assert client.get("/games/999999/").status_code == 404
