@@ -1,0 +1,76 @@
+"""``demo_setup`` plays real games of every engine between the example bots before serving.
+
+One game per engine (``--games-per-engine 1``) keeps this quick; the bots are
+served over loopback HTTP by the test process itself, as by the demo.
+"""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+import engines
+from botapi.models import Bot
+from harbormaster.demo import EXAMPLE_BOTS, SUSPENDED_REASON, example_bots
+from ratings.models import Rating
+from tournaments.models import Game
+from tournaments.seating import example_bots_username
+from tournaments.verification import verify_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _demo_settings(settings) -> None:
+    settings.DEBUG = True
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.BOT_ENDPOINT_ALLOW = ["loopback"]
+
+
+def test_demo_plays_a_finished_game_of_every_engine_and_prints_progress() -> None:
+    out = StringIO()
+    call_command("demo_setup", games_per_engine=1, stdout=out)
+    output = out.getvalue()
+    games = list(Game.objects.order_by("id"))
+    slugs = sorted(engine.slug for engine in engines.all_engines())
+    assert sorted(game.engine for game in games) == slugs
+    for game in games:
+        assert game.status == Game.Status.FINISHED, (game.engine, game.next_ply)
+        assert not game.moves.exclude(fault_kind="").exists(), "an example bot faulted"
+        assert verify_game(game).ok
+        assert f"{engines.get(game.engine).name}: 1/1 finished — game #{game.pk} finished" in output
+    assert "Demo games: 4/4 finished." in output
+    assert "username: admin" in output
+    # the bots are the example account's, and rated on every engine's ladder
+    bots = Bot.objects.filter(owner__username=example_bots_username())
+    assert sorted(bots.values_list("name", flat=True)) == sorted(EXAMPLE_BOTS)
+    greedy = bots.get(name="greedy")
+    assert Rating.objects.filter(competitor=greedy.competitor, system="elo").count() == 4
+    # their endpoints died with the command: suspended, saying why
+    assert set(bots.values_list("status", "status_reason")) == {("suspended", SUSPENDED_REASON)}
+    # the home page lists the games with their results
+    page = Client().get("/").content.decode()
+    for game in games:
+        assert f'href="/games/{game.pk}/"' in page
+    assert "examples/greedy" in page
+
+
+def test_example_bots_are_registered_once_and_reactivated_on_each_run() -> None:
+    with example_bots() as first:
+        assert all(bot.status == "active" for bot in first)
+        first_urls = {bot.name: bot.endpoint_url for bot in first}
+    with example_bots() as second:
+        assert [b.pk for b in second] == [b.pk for b in first]
+        assert all(bot.status == "active" for bot in second), "a ping reactivated them"
+        assert {bot.name: bot.endpoint_url for bot in second} != first_urls
+    assert Bot.objects.count() == len(EXAMPLE_BOTS)
+    assert set(Bot.objects.values_list("status", flat=True)) == {"suspended"}
+
+
+def test_no_games_when_asked_for_none() -> None:
+    out = StringIO()
+    call_command("demo_setup", games_per_engine=0, stdout=out)
+    assert Game.objects.count() == 0 and "Playing" not in out.getvalue()
