@@ -96,7 +96,27 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# Queues. "referee" carries the game loop (advance_game, check_clock): each task
+# waits on a bot's HTTP reply, so its workers run a thread pool with high
+# concurrency (docs/architecture.md, "The referee", has the measurement). The
+# default queue "celery" carries the rest (beat's recovery, pings).
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_ROUTES = {
+    "tournaments.advance_game": {"queue": "referee"},
+    "tournaments.check_clock": {"queue": "referee"},
+}
+# A task whose worker was killed (-9, power loss) comes back after this long.
+# Long enough that a clock task waiting for its countdown (a move's time limit
+# plus grace) is not handed out twice; the quick path back for a game is the
+# beat task below, which re-enqueues any game with no progress.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    "recover-stalled-games": {
+        "task": "tournaments.recover_stalled",
+        "schedule": 15.0,
+        "options": {"expires": 14.0},
+    },
+}
 
 # --- auth -------------------------------------------------------------------
 

@@ -1,0 +1,218 @@
+"""Games played by real Celery workers (subprocesses) against PostgreSQL and Redis.
+
+The test process serves example bots over loopback HTTP and creates games; the
+workers (``tests/tournaments/workers.py``: ``celery -A harbormaster worker`` on
+this test's own queues and test database) do all the refereeing. Covered:
+whole games of every engine, a worker killed with SIGKILL again and again in
+the middle of a game, two workers racing on one game, and a slow bot that
+must not hold up another game.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import engines
+from botapi.models import Bot
+from botapi.sdk import serve_in_background
+from botapi.sdk.examples.greedy import greedy_bot
+from botapi.sdk.examples.random_bot import RandomBot
+from ratings.models import RatingChange
+from tests.factories import BotFactory
+from tournaments.creation import create_game
+from tournaments.models import Game
+from tournaments.tasks import advance_game, recover_stalled
+
+from .workers import WorkerFarm, wait_for, worker_farm
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
+SECRET = "hms_worker-test-secret"
+ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
+PATIENCE_SECONDS = 90
+"""How long a test waits for something a working referee does in a few seconds."""
+
+
+class ThinkingBot(RandomBot):
+    """A random bot that takes ``seconds`` to think (so a game lasts long enough to disturb)."""
+
+    def __init__(self, seed: int, seconds: float) -> None:
+        super().__init__(seed)
+        self.seconds = seconds
+
+    def act(self, turn) -> int:
+        time.sleep(self.seconds)
+        return super().act(turn)
+
+
+class Beat:
+    """Calls ``recover_stalled`` at most every half second, as celery beat would periodically."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    def __call__(self) -> bool:
+        if time.monotonic() - self.last > 0.5:
+            recover_stalled(stall_ms=0)
+            self.last = time.monotonic()
+        return True
+
+
+@pytest.fixture
+def farm(transactional_db, tmp_path: Path) -> Iterator[WorkerFarm]:
+    """This test's workers; stopped before the test database is flushed."""
+    with worker_farm(tmp_path) as workers:
+        yield workers
+
+
+@pytest.fixture
+def serve_bots():
+    running = []
+
+    def start(slug: str, handlers: list) -> list[Bot]:
+        bots = []
+        for i, handler in enumerate(handlers):
+            server = serve_in_background(handler, secret=SECRET, name=f"bot{i}")
+            running.append(server)
+            bots.append(BotFactory(endpoint_url=server.url, signing_secret=SECRET, engines=[slug]))
+        return bots
+
+    yield start
+    for server in running:
+        server.stop()
+
+
+def table_size(slug: str) -> int:
+    return min(4, engines.get(slug).max_players)
+
+
+def status(game: Game) -> str:
+    return Game.objects.values_list("status", flat=True).get(pk=game.pk)
+
+
+def next_ply(game: Game) -> int:
+    return Game.objects.values_list("next_ply", flat=True).get(pk=game.pk)
+
+
+def assert_complete_record(game: Game) -> list:
+    """Finished, gap-free log that replays to the recorded outcome, ratings applied once."""
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    moves = list(game.moves.order_by("ply"))
+    assert [m.ply for m in moves] == list(range(len(moves))) == list(range(game.next_ply))
+    final = engines.replay(
+        game.engine, game.num_players, game.options, [(m.seat, m.action) for m in moves]
+    )
+    assert final.is_over and final.outcome()["scores"] == game.outcome.scores
+    changes = RatingChange.objects.filter(game=game)
+    assert changes.count() == game.num_players * 3, "one change per seat and rating system"
+    assert changes.values("competitor", "system").distinct().count() == changes.count()
+    return moves
+
+
+def test_a_real_worker_plays_a_full_game_of_every_engine(farm, serve_bots) -> None:
+    farm.start(concurrency=4)
+    games = []
+    for slug in ENGINES:
+        handlers = [greedy_bot(slug)] + [RandomBot(seed=i) for i in range(1, table_size(slug))]
+        bots = serve_bots(slug, handlers)
+        games.append(create_game(slug, [b.competitor for b in bots], seed=f"{slug}-worker"))
+    wait_for(
+        lambda: all(status(g) == Game.Status.FINISHED for g in games),
+        PATIENCE_SECONDS * 2, "every game finishing", farm.logs,
+    )  # fmt: skip
+    for game in games:
+        moves = assert_complete_record(game)
+        assert {m.source for m in moves} == {"bot", "chance"}
+        assert not [m for m in moves if m.fault_kind], "an example bot faulted"
+        assert all(m.latency_ms is not None for m in moves if m.source == "bot")
+
+
+def test_a_game_survives_its_worker_being_killed_again_and_again(farm, serve_bots) -> None:
+    """SIGKILL at random moments (mid bot call, mid transaction, between tasks).
+
+    A killed worker's task stays unacknowledged until the broker's visibility
+    timeout; here, as in production, the beat task ``recover_stalled`` finds
+    the stalled game first (the test calls it every half second, as beat would).
+    """
+    rng = random.Random(9)
+    beat = Beat()
+    bots = serve_bots("manila", [ThinkingBot(seed=i, seconds=0.02) for i in range(4)])
+    game = create_game("manila", [b.competitor for b in bots], move_time_ms=1000, seed="crash")
+    kills = 0
+    while kills < 5:
+        worker = farm.start(concurrency=2)
+        before = next_ply(game)
+        wait_for(
+            lambda b=before: (beat() and next_ply(game) >= b + 2) or status(game) != "running",
+            PATIENCE_SECONDS, "progress after a restart", farm.logs,
+        )  # fmt: skip
+        assert status(game) == Game.Status.RUNNING, f"the game ended after only {kills} kills"
+        time.sleep(rng.uniform(0, 0.15))
+        worker.kill()
+        kills += 1
+    farm.start(concurrency=2)
+
+    wait_for(
+        lambda: beat() and status(game) == Game.Status.FINISHED, PATIENCE_SECONDS,
+        "the game finishing after 5 kills", farm.logs,
+    )  # fmt: skip
+    assert_complete_record(game)
+
+
+def test_two_workers_racing_on_one_game_record_one_move_per_ply(farm, serve_bots) -> None:
+    farm.start(concurrency=2)
+    farm.start(concurrency=2)
+    bots = serve_bots("batavia", [RandomBot(seed=i) for i in range(4)])
+    game = create_game("batavia", [b.competitor for b in bots], seed="race")
+    stop = threading.Event()
+
+    def duplicate_advances() -> None:
+        while not stop.is_set():
+            advance_game.delay(game.pk)
+            time.sleep(0.01)
+
+    sender = threading.Thread(target=duplicate_advances)
+    sender.start()
+    try:
+        wait_for(
+            lambda: status(game) == Game.Status.FINISHED, PATIENCE_SECONDS, "the game finishing",
+            farm.logs,
+        )  # fmt: skip
+    finally:
+        stop.set()
+        sender.join()
+    assert_complete_record(game)
+    assert "'raced'" in farm.logs() or "'idle'" in farm.logs(), "no duplicate advance ever lost"
+    assert "Traceback" not in farm.logs()
+
+
+def test_a_slow_bot_does_not_hold_up_another_game(farm, serve_bots) -> None:
+    """Two threads: the slow game occupies one while the fast game finishes on the other."""
+    farm.start(concurrency=2)
+    slow_bots = serve_bots("manila", [ThinkingBot(seed=i, seconds=0.5) for i in range(3)])
+    slow = create_game("manila", [b.competitor for b in slow_bots], move_time_ms=5000)
+    wait_for(
+        lambda: slow.moves.filter(source="bot").exists(), PATIENCE_SECONDS,
+        "the slow game reaching its bots", farm.logs,
+    )  # fmt: skip
+    fast_bots = serve_bots("manila", [RandomBot(seed=i) for i in range(3)])
+    fast = create_game("manila", [b.competitor for b in fast_bots])
+    wait_for(
+        lambda: status(fast) == Game.Status.FINISHED, PATIENCE_SECONDS, "the fast game finishing",
+        farm.logs,
+    )  # fmt: skip
+    slow_bot_moves = slow.moves.filter(source="bot").count()
+    fast.refresh_from_db()
+    assert status(slow) == Game.Status.RUNNING
+    assert slow_bot_moves < fast.moves.filter(source="bot").count() / 4
+    Game.objects.filter(pk=slow.pk).update(status=Game.Status.ABORTED)
