@@ -1,0 +1,102 @@
+"""Nothing published to a game's channel group carries a secret.
+
+Every message the referee sends to a game's group during whole games of all
+four engines is captured and checked against an independent replay of the
+move log: a move's view must be exactly the spectator view (``view(None)``) at
+that ply and its events exactly the engine's public events of that move; no
+message may hold a "private" or "hidden" key, a chance action, or the seed
+before the game is over.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import engines
+from tests.factories import CompetitorFactory
+from tournaments import broadcast, referee
+from tournaments.creation import create_game
+from tournaments.decisions import Decision
+from tournaments.models import Game
+from tournaments.statecache import load_state
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
+SECRET_KEYS = {"private", "hidden", "seed"}
+MOVE_KEYS = {"type", "game", "ply", "seat", "view", "events"}
+TURN_KEYS = {"type", "game", "ply", "seat"}
+FINISH_KEYS = {"type", "game", "outcome", "seed"}
+
+
+@pytest.fixture(autouse=True)
+def _eager(settings) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+@pytest.fixture
+def published(monkeypatch) -> list[dict[str, Any]]:
+    """Every message sent to a game group, as the channel layer would serialise it."""
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(
+        broadcast, "publish", lambda game_id, m: sent.append(json.loads(json.dumps(m)))
+    )
+    return sent
+
+
+def keys_anywhere(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for v in value.values() for k in keys_anywhere(v)}
+    if isinstance(value, list):
+        return {k for v in value for k in keys_anywhere(v)}
+    return set()
+
+
+def play_as_people(game: Game, rng: random.Random) -> None:
+    for _ in range(20_000):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return
+        state = load_state(game)
+        seat = state.to_move[0]
+        referee.submit(
+            game.pk, game.next_ply, seat, Decision(rng.choice(state.legal_actions(seat)))
+        )
+    raise AssertionError("game did not end")
+
+
+@pytest.mark.parametrize("slug", ENGINES)
+def test_every_published_message_is_public(slug, published) -> None:
+    n = min(4, engines.get(slug).max_players)
+    people = CompetitorFactory.create_batch(n, kind="person")
+    game = create_game(slug, people, seed=f"{slug}-leak")
+    play_as_people(game, random.Random(slug))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+    state = engines.get(slug).new_game(n, game.options)
+    expected: dict[int, tuple[dict, list]] = {}
+    for move in game.moves.order_by("ply"):
+        seen = len(state.events)
+        state.apply(move.seat, move.action)
+        expected[move.ply] = (state.view(None), state.events[seen:])
+
+    moves = [m for m in published if m["type"] == "game.move"]
+    assert sorted(m["ply"] for m in moves) == list(range(game.next_ply)), "one message per ply"
+    for message in published:
+        assert message["game"] == game.pk
+        if message["type"] == "game.finished":
+            assert set(message) == FINISH_KEYS and message is published[-1]
+            continue
+        assert not keys_anywhere(message) & SECRET_KEYS, f"secret key in {message['type']}"
+        if message["type"] == "game.turn":
+            assert set(message) == TURN_KEYS
+            continue
+        assert message["type"] == "game.move" and set(message) == MOVE_KEYS
+        view, events = expected[message["ply"]]
+        assert message["view"] == view, f"ply {message['ply']}: not the spectator view"
+        assert message["events"] == events, f"ply {message['ply']}: not the public events"
+    assert sum(m["type"] == "game.finished" for m in published) == 1
