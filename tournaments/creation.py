@@ -14,6 +14,8 @@ import engines
 from .dispatch import schedule_advance
 from .models import Competitor, Game, League, Seat, Tournament
 
+MAX_SEED_LENGTH = Game._meta.get_field("seed").max_length
+
 
 class GameSetupError(ValueError):
     """A game that cannot be created; the message says what to change."""
@@ -47,6 +49,10 @@ def create_game(
         raise GameSetupError(f"league {league} plays {league.engine}, not {engine}")
     if move_time_ms <= 0:
         raise GameSetupError("move_time_ms must be positive")
+    if time_bank_ms < 0:
+        raise GameSetupError("time_bank_ms must be 0 or more")
+    if seed is not None and not 0 < len(seed) <= MAX_SEED_LENGTH:
+        raise GameSetupError(f"a seed has 1 to {MAX_SEED_LENGTH} characters")
     seed = seed if seed is not None else secrets.token_hex(16)
     now = timezone.now()
     game = Game.objects.create(

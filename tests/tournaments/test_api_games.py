@@ -16,6 +16,7 @@ import engines
 from engines import CHANCE
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
+from tournaments.creation import GameSetupError, create_game
 from tournaments.models import Game, Move, Seat
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
@@ -222,3 +223,18 @@ def test_list_filters_by_engine_and_status() -> None:
 def test_a_missing_game_is_404() -> None:
     answer = APIClient().get("/api/v1/games/424242/")
     assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"time_bank_ms": -1}, "time_bank_ms must be 0 or more"),
+        ({"seed": ""}, "a seed has 1 to 100 characters"),
+        ({"seed": "x" * 101}, "a seed has 1 to 100 characters"),
+        ({"move_time_ms": 0}, "move_time_ms must be positive"),
+    ],
+)
+def test_create_game_itself_refuses_bad_clocks_and_seeds(fields, words) -> None:
+    with pytest.raises(GameSetupError, match=words):
+        create_game("manila", CompetitorFactory.create_batch(3), **fields)
+    assert Game.objects.count() == 0
