@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -270,3 +271,14 @@ def test_the_long_poll_answers_as_soon_as_a_turn_comes_up(table) -> None:
     game.refresh_from_db()
     assert [t["ply"] for t in found] == [game.next_ply]
     assert found[0]["game"]["seat"] == bots.index(waiter)
+
+
+def test_the_pull_endpoints_are_in_the_openapi_schema_with_the_bot_token() -> None:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    turns = schema["paths"]["/api/v1/bots/me/turns"]["get"]
+    moves = schema["paths"]["/api/v1/games/{game_id}/moves"]["post"]
+    assert "/api/v1/bots/me/turns/" not in schema["paths"]  # the slash alias is not repeated
+    for operation in (turns, moves):
+        assert operation["security"] == [{"botToken": []}]
+    assert [p["name"] for p in turns["parameters"]] == ["wait"]
+    assert set(moves["responses"]) == {"201", "400", "401", "404", "409"}
