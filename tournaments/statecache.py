@@ -50,6 +50,8 @@ def load_state(game: Game) -> State:
         state = cached.clone()
     else:
         ply, state = 0, engines.get(game.engine).new_game(game.num_players, game.options)
+    if ply == game.next_ply:
+        return state  # the usual case on a busy worker: no query at all
     # Only up to next_ply: a move committed after ``game`` was read is not ours yet.
     later = Move.objects.filter(game_id=game.pk, ply__gte=ply, ply__lt=game.next_ply)
     later = later.order_by("ply")
