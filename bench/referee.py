@@ -1,0 +1,211 @@
+"""The referee end to end: real Celery workers, PostgreSQL, Redis and HTTP bots on loopback.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/harbormaster \\
+    REDIS_URL=redis://127.0.0.1:6379/1 \\
+    python -m bench.referee [--games 40] [--engine manila] [--workers 2] \\
+        [--pool threads] [--concurrency 16] [--think-ms 0]
+
+Creates a throwaway database (``<name>_bench_<pid>``, dropped at the end),
+serves random example bots over loopback HTTP in this process (each timing
+its own ``act``), starts ``celery -A harbormaster worker`` subprocesses on
+queues of their own (``tests/tournaments/workers.py``), then:
+
+1. latency: games one after another, so each move has the referee to itself;
+   per move, wall time (game start to finish / moves) minus the bots' think
+   time is the referee's overhead: Celery hop, database, HTTP, engine;
+2. throughput: ``--games`` games at once; games/s and bot moves/s;
+3. the bare loopback HTTP round trip of one signed ``act`` request to the same
+   bots through the same client the referee uses, minus think time.
+
+Prints the figures and the two targets (overhead <= 3x the bare round trip,
+>= 200 bot moves/s with 2 workers). Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection  # noqa: E402
+
+import engines  # noqa: E402
+from botapi import protocol  # noqa: E402
+from botapi.client import default_client  # noqa: E402
+from botapi.sdk import serve_in_background  # noqa: E402
+from botapi.sdk.examples.random_bot import RandomBot  # noqa: E402
+from engines import CHANCE, Dealer  # noqa: E402
+
+SECRET = "hms_bench-referee-secret"
+
+
+class TimedBot:
+    """A random bot that adds up the time its ``act`` takes, per game."""
+
+    def __init__(self, seed: int, think_ms: float) -> None:
+        self.inner = RandomBot(seed)
+        self.think_s = think_ms / 1000
+        self.spent: dict[int, float] = defaultdict(float)
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def act(self, turn) -> int:
+        started = time.perf_counter()
+        if self.think_s:
+            time.sleep(self.think_s)
+        choice = self.inner.act(turn)
+        with self._lock:
+            self.spent[turn.game["id"]] += time.perf_counter() - started
+            self.calls += 1
+        return choice
+
+
+def make_bots(slug: str, count: int, think_ms: float):
+    from tests.factories import BotFactory
+
+    servers, bots, handlers = [], [], []
+    for i in range(count):
+        handler = TimedBot(i, think_ms)
+        server = serve_in_background(handler, secret=SECRET, name=f"bench{i}")
+        bot = BotFactory(endpoint_url=server.url, signing_secret=SECRET, engines=[slug])
+        servers.append(server)
+        bots.append(bot)
+        handlers.append(handler)
+    return servers, bots, handlers
+
+
+def wait_finished(game_ids: list[int], limit_s: float) -> None:
+    from tournaments.models import Game
+
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        running = Game.objects.filter(pk__in=game_ids, status=Game.Status.RUNNING).count()
+        if not running:
+            return
+        time.sleep(0.02)
+    raise SystemExit(f"games still running after {limit_s} s; see the worker logs")
+
+
+def bare_round_trip_ms(url: str, slug: str, players: int, handler: TimedBot, calls: int) -> float:
+    """Median of signed ``act`` round trips through the referee's own client, minus think time."""
+    state = engines.get(slug).new_game(players)
+    dealer = Dealer(1)
+    while state.to_move and state.to_move[0] == CHANCE:
+        state.apply(CHANCE, dealer.choose(state))
+    seat = state.to_move[0]
+    client = default_client(["loopback"])
+    samples = []
+    for i in range(calls):
+        request = protocol.act_request_for_state(
+            state, game_id=-1, seat=seat, ply=i, deadline_ms=5000, events=[]
+        )
+        before = handler.spent[-1]
+        result = client.act(url, SECRET, request)
+        assert result.ok, result.detail
+        samples.append(result.latency_ms - (handler.spent[-1] - before) * 1000)
+    return statistics.median(samples)
+
+
+def play(slug: str, players: int, bots, count: int, limit_s: float, *, one_by_one=False):
+    """Create ``count`` games (all at once, or each after the previous finished); their ids."""
+    from tournaments.creation import create_game
+
+    ids = []
+    for i in range(count):
+        seats = [bots[(i + k) % len(bots)].competitor for k in range(players)]
+        ids.append(create_game(slug, seats, rated=True, move_time_ms=5000).pk)
+        if one_by_one:
+            wait_finished(ids[-1:], limit_s)
+    wait_finished(ids, limit_s)
+    return ids
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default="manila")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=40, help="games played at once (throughput)")
+    parser.add_argument("--sequential", type=int, default=5, help="games one by one (latency)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--pool", default="threads", help="threads, gevent, prefork, solo")
+    parser.add_argument("--concurrency", type=int, default=16, help="per worker")
+    parser.add_argument("--think-ms", type=float, default=0.0, help="each bot's think time")
+    parser.add_argument("--round-trips", type=int, default=300)
+    args = parser.parse_args(argv)
+    if connection.vendor != "postgresql" or not settings.REDIS_URL:
+        raise SystemExit("needs DATABASE_URL=postgres://... and REDIS_URL (see the docstring)")
+    settings.BOT_ENDPOINT_ALLOW = ["loopback"]
+
+    test_name = f"{connection.settings_dict['NAME']}_bench_{os.getpid()}"
+    connection.settings_dict.setdefault("TEST", {})["NAME"] = test_name
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        run(args)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def run(args: argparse.Namespace) -> None:
+    from tests.tournaments.workers import worker_farm
+    from tournaments.models import Game, Move
+
+    slug, players = args.engine, args.players
+    servers, bots, handlers = make_bots(slug, players, args.think_ms)
+    logs = Path(tempfile.mkdtemp(prefix="bench-referee-"))
+    try:
+        with worker_farm(logs) as farm:
+            for _ in range(args.workers):
+                farm.start(pool=args.pool, concurrency=args.concurrency)
+            play(slug, players, bots, 1, 120)  # warm-up: workers started, caches filled
+
+            sequential = play(slug, players, bots, args.sequential, 300, one_by_one=True)
+            wall = plies = think = bot_moves = http = 0.0
+            for game in Game.objects.filter(pk__in=sequential):
+                wall += (game.finished_at - game.started_at).total_seconds()
+                plies += game.next_ply
+                bot_moves += game.moves.filter(source=Move.Source.BOT).count()
+                timed = game.moves.exclude(latency_ms=None).values_list("latency_ms", flat=True)
+                http += sum(timed)
+                think += sum(h.spent[game.pk] for h in handlers)
+            per_ply_ms = (wall - think) / plies * 1000
+            per_bot_move_ms = (wall - think) / bot_moves * 1000
+
+            started = time.perf_counter()
+            batch = play(slug, players, bots, args.games, 600)
+            elapsed = time.perf_counter() - started
+            batch_moves = Move.objects.filter(game_id__in=batch, source=Move.Source.BOT).count()
+            batch_plies = Move.objects.filter(game_id__in=batch).count()
+        bare = bare_round_trip_ms(servers[0].url, slug, players, handlers[0], args.round_trips)
+    finally:
+        for server in servers:
+            server.stop()
+
+    print(f"referee bench: {slug}, {players} players, {args.workers} workers "
+          f"x {args.concurrency} ({args.pool}), bots think {args.think_ms} ms")  # fmt: skip
+    print(f"  throughput: {args.games} games at once in {elapsed:.2f} s: "
+          f"{args.games / elapsed:.2f} games/s, {batch_moves / elapsed:.0f} bot moves/s, "
+          f"{batch_plies / elapsed:.0f} plies/s (chance included)")  # fmt: skip
+    print(f"  latency: {args.sequential} games one by one, {plies:.0f} plies "
+          f"({bot_moves:.0f} bot moves): overhead per ply {per_ply_ms:.2f} ms, "
+          f"per bot move {per_bot_move_ms:.2f} ms (wall minus think)")  # fmt: skip
+    print(f"           of which the HTTP call as the worker timed it: {http / bot_moves:.2f} ms")
+    print(f"  bare loopback round trip (signed act, same client and bots): {bare:.2f} ms")
+    ratio = per_bot_move_ms / bare
+    print(f"  overhead per bot move / bare round trip: {ratio:.1f}x (target <= 3x)")
+    print(f"  bot moves/s: {batch_moves / elapsed:.0f} (target >= 200 with 2 workers)")
+    print(f"  worker logs: {logs}")
+
+
+if __name__ == "__main__":
+    main()
