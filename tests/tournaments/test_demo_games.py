@@ -41,7 +41,9 @@ def test_demo_plays_a_finished_game_of_every_engine_and_prints_progress() -> Non
         assert game.status == Game.Status.FINISHED, (game.engine, game.next_ply)
         assert not game.moves.exclude(fault_kind="").exists(), "an example bot faulted"
         assert verify_game(game).ok
-        assert f"{engines.get(game.engine).name}: 1/1 finished — game #{game.pk} finished" in output
+        name = engines.get(game.engine).name
+        assert f"{name}: playing game 1 of 1 (greedy, random-1, random-2)..." in output
+        assert f"{name}: 1/1 finished — game #{game.pk} finished" in output
     assert "Demo games: 4/4 finished." in output
     assert "username: admin" in output
     # the bots are the example account's, and rated on every engine's ladder

@@ -62,7 +62,7 @@ class Command(BaseCommand):
             f"Playing {per_engine} game(s) of each engine between the example bots "
             "(greedy and random, served on 127.0.0.1 by this process)..."
         )
-        results = play_demo_games(per_engine, self._progress)
+        results = play_demo_games(per_engine, self._progress, on_start=self._starting)
         finished = sum(len(progress.finished) for progress in results)
         total = sum(progress.total for progress in results)
         style = self.style.SUCCESS if finished == total else self.style.WARNING
@@ -70,6 +70,14 @@ class Command(BaseCommand):
         self.stdout.write(f"  recent games: {url}/")
         self.stdout.write(f"  leaderboards: {url}/leaderboards/")
         self.stdout.write(f"  game API:     {url}/api/v1/games/  (docs: {url}/api/v1/docs/)")
+
+    def _starting(self, progress: DemoProgress, players: list[Any]) -> None:
+        number = len(progress.finished) + len(progress.unfinished) + 1
+        self.stdout.write(
+            f"  {engine_name(progress.engine)}: playing game {number} of {progress.total} "
+            f"({', '.join(bot.name for bot in players)})..."
+        )
+        self.stdout.flush()
 
     def _progress(self, progress: DemoProgress) -> None:
         done = len(progress.finished) + len(progress.unfinished)
