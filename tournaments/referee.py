@@ -12,10 +12,11 @@ returns and the person's move (or their clock) calls ``submit`` later.
 from __future__ import annotations
 
 import logging
+from contextlib import nullcontext
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -46,52 +47,107 @@ def faults_to_forfeit() -> int:
     return settings.BOT_MAX_FAULTS_PER_GAME
 
 
-def submit(game_id: int, ply: int, seat: int, decision: Decision) -> Move:
+def submit(
+    game_id: int, ply: int, seat: int, decision: Decision, *, game: Game | None = None
+) -> Move:
     """Record ``decision`` as move ``ply`` of the game, or raise RefereeError.
 
     Checks, in order: the game exists and is running, ``ply`` is the current
     ply, ``seat`` is to move and the action is legal. A fault counts against
-    the seat; enough faults forfeit it.
+    the seat; enough faults forfeit it. ``game`` saves a read when the caller
+    (``advance``) has just loaded the row; its ``next_ply`` must be the ply it
+    read then.
+
+    The checks run on the state at ``ply``, which the committed log fixes for
+    good; the write then claims the ply atomically (``_claim_ply``), so a
+    competitor who got there first makes it write nothing.
     """
     if (seat == CHANCE) != (decision.source == Move.Source.CHANCE):
         raise RefereeError("bad_source", "only chance moves for the chance seat")
-    with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise RefereeError("no_game", f"there is no game {game_id}")
-        if game.status != Game.Status.RUNNING:
-            raise RefereeError("not_running", f"game {game_id} is {game.status}")
-        if ply != game.next_ply:
-            raise RefereeError(
-                "stale_ply", f"ply {ply} is not current: game {game_id} is at ply {game.next_ply}"
-            )
-        state = statecache.load_state(game)
-        try:
-            state.check_action(seat, decision.action)
-        except IllegalAction as exc:
-            raise RefereeError("illegal_action", str(exc)) from None
-        seen = len(state.events)
-        move = Move.objects.create(
-            game=game,
-            ply=ply,
-            seat=seat,
-            action=decision.action,
-            source=decision.source,
-            latency_ms=decision.latency_ms,
-            fault_kind=decision.fault_kind,
-            fault_detail=decision.fault_detail,
-            request_excerpt=decision.request_excerpt,
-            reply_excerpt=decision.reply_excerpt,
-        )
-        state.apply(seat, decision.action)
-        now = timezone.now()
-        Game.objects.filter(pk=game.pk).update(next_ply=ply + 1, last_progress_at=now)
-        if decision.is_fault and decision.fault_kind != FORFEITED and seat != CHANCE:
+    if game is None or game.pk != game_id:
+        game = Game.objects.filter(pk=game_id).first()
+    _refuse_unless_current(game, game_id, ply)
+    assert game is not None
+    state = statecache.load_state(game)
+    try:
+        state.check_action(seat, decision.action)
+    except IllegalAction as exc:
+        raise RefereeError("illegal_action", str(exc)) from None
+    counts_fault = decision.is_fault and decision.fault_kind != FORFEITED and seat != CHANCE
+    with transaction.atomic() if counts_fault else nullcontext():
+        move = _claim_ply(game, ply, seat, decision)
+        if move is None:
+            _refuse_unless_current(Game.objects.filter(pk=game_id).first(), game_id, ply)
+            raise RefereeError("stale_ply", f"ply {ply} of game {game_id} was taken")
+        if counts_fault:
             _count_fault(game, seat)
-        view, events = state.view(None), state.events[seen:]
-        transaction.on_commit(lambda: statecache.remember(game, ply + 1, state))
-        transaction.on_commit(lambda: broadcast.publish_move(game.pk, ply, seat, view, events))
-        schedule_advance(game.pk)
+    seen = len(state.events)
+    state.apply(seat, decision.action)
+    view, events = state.view(None), state.events[seen:]
+    transaction.on_commit(lambda: statecache.remember(game, ply + 1, state))
+    transaction.on_commit(lambda: broadcast.publish_move(game.pk, ply, seat, view, events))
+    schedule_advance(game.pk)
+    return move
+
+
+def _refuse_unless_current(game: Game | None, game_id: int, ply: int) -> None:
+    if game is None:
+        raise RefereeError("no_game", f"there is no game {game_id}")
+    if game.status != Game.Status.RUNNING:
+        raise RefereeError("not_running", f"game {game_id} is {game.status}")
+    if ply != game.next_ply:
+        raise RefereeError(
+            "stale_ply", f"ply {ply} is not current: game {game_id} is at ply {game.next_ply}"
+        )
+
+
+def _claim_ply(game: Game, ply: int, seat: int, decision: Decision) -> Move | None:
+    """Advance the game's ``next_ply`` past ``ply`` and log the move, atomically; None if taken.
+
+    The conditional UPDATE (still running, still at ``ply``) is the lock: a
+    second writer waits for the first to commit, then matches no row. On
+    PostgreSQL both writes are one statement (a data-modifying CTE), one round
+    trip; elsewhere a short transaction does the same in two.
+    """
+    move = Move(
+        game_id=game.pk,
+        ply=ply,
+        seat=seat,
+        action=decision.action,
+        source=decision.source,
+        latency_ms=decision.latency_ms,
+        fault_kind=decision.fault_kind,
+        fault_detail=decision.fault_detail,
+        request_excerpt=decision.request_excerpt,
+        reply_excerpt=decision.reply_excerpt,
+    )
+    now = timezone.now()
+    still_current = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, next_ply=ply)
+    conn = connections[Game.objects.db]
+    if conn.vendor != "postgresql":
+        with transaction.atomic():
+            if not still_current.update(next_ply=ply + 1, last_progress_at=now):
+                return None
+            move.save(force_insert=True)
+        return move
+    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(move, add=True), conn) for f in fields]
+    game_table = conn.ops.quote_name(Game._meta.db_table)
+    sql = (
+        f"WITH claimed AS (UPDATE {game_table} SET next_ply = %s, last_progress_at = %s "
+        "WHERE id = %s AND next_ply = %s AND status = %s RETURNING id) "
+        f"INSERT INTO {conn.ops.quote_name(Move._meta.db_table)} "
+        f"({', '.join(conn.ops.quote_name(f.column) for f in fields)}) "
+        f"SELECT {', '.join(['%s'] * len(fields))} FROM claimed RETURNING id"
+    )
+    params = [ply + 1, now, game.pk, ply, Game.Status.RUNNING, *values]
+    with conn.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    move.pk = row[0]
+    move._state.adding = False
     return move
 
 
@@ -119,12 +175,12 @@ def advance(game_id: int) -> str:
     seat = state.to_move[0]
     if seat == CHANCE:
         decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
-        return _try_submit(game_id, ply, seat, decision, "chance")
+        return _try_submit(game, seat, decision, "chance")
     seat_row = Seat.objects.select_related("competitor").get(game=game, position=seat)
     legal = state.legal_actions(seat)
     if seat_row.forfeited:
         decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
-        return _try_submit(game_id, ply, seat, decision, "default")
+        return _try_submit(game, seat, decision, "default")
     waited = timezone.now() - (game.last_progress_at or timezone.now())
     allowed_ms = game.move_time_ms + seat_row.bank_left_ms  # per-move limit plus the time bank
     if waited > timedelta(milliseconds=allowed_ms + players.GRACE_MS):
@@ -132,16 +188,16 @@ def advance(game_id: int) -> str:
         decision = default_decision(
             legal, "timeout", f"no move within {allowed_ms} ms; default action"
         )
-        return _try_submit(game_id, ply, seat, decision, "default")
+        return _try_submit(game, seat, decision, "default")
     decision = players.ask(game, seat_row, state, ply)
     if decision is None:
         return "waiting"
-    return _try_submit(game_id, ply, seat, decision, "played")
+    return _try_submit(game, seat, decision, "played")
 
 
-def _try_submit(game_id: int, ply: int, seat: int, decision: Decision, label: str) -> str:
+def _try_submit(game: Game, seat: int, decision: Decision, label: str) -> str:
     try:
-        submit(game_id, ply, seat, decision)
+        submit(game.pk, game.next_ply, seat, decision, game=game)
     except RefereeError as exc:
         if exc.code in ("stale_ply", "not_running"):
             return "raced"
