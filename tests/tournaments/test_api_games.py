@@ -238,3 +238,19 @@ def test_create_game_itself_refuses_bad_clocks_and_seeds(fields, words) -> None:
     with pytest.raises(GameSetupError, match=words):
         create_game("manila", CompetitorFactory.create_batch(3), **fields)
     assert Game.objects.count() == 0
+
+
+def test_the_schema_documents_the_game_endpoints() -> None:
+    import yaml
+
+    schema = yaml.safe_load(APIClient().get("/api/v1/schema/").content)
+    paths = schema["paths"]
+    assert set(paths["/api/v1/games/"]) == {"get", "post"}
+    assert set(paths["/api/v1/games/{id}/"]) == {"get"}
+    assert set(paths["/api/v1/games/{id}/verify/"]) == {"get"}
+    components = schema["components"]["schemas"]
+    assert {"engine", "seats", "seed", "rated"} <= set(
+        components["GameCreateRequest"]["properties"]
+    )
+    assert "moves" in components["GameDetail"]["properties"]
+    assert "problems" in components["Verification"]["properties"]
