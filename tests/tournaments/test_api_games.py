@@ -254,3 +254,16 @@ def test_the_schema_documents_the_game_endpoints() -> None:
     )
     assert "moves" in components["GameDetail"]["properties"]
     assert "problems" in components["Verification"]["properties"]
+
+
+def test_a_bot_playing_its_limit_of_games_is_refused_with_409(api, user) -> None:
+    busy, *others = bots_of(user, 3)
+    busy.max_concurrent_games = 1
+    busy.save()
+    played_game("manila", [busy.competitor, *(b.competitor for b in others)], plies=3)
+    before = db_snapshot()
+    answer = api.post("/api/v1/games/", body([*others, busy]), format="json")
+    assert answer.status_code == 409
+    assert answer.json()["code"] == "bot_at_capacity"
+    assert f"{busy.name} (1)" in answer.json()["detail"]
+    assert db_snapshot() == before

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -20,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from botapi.api.errors import Conflict
+from botapi.capacity import BotAtCapacity, check_capacity
 from tournaments import spectator
 from tournaments.api import serializers as s
 from tournaments.creation import GameSetupError, create_game
@@ -27,6 +29,9 @@ from tournaments.models import Game, Seat
 from tournaments.verification import NotVerifiable, verify_game
 
 NOT_FOUND = OpenApiResponse(description="No such game.")
+AT_CAPACITY = OpenApiResponse(
+    description="A seated bot already plays as many games as it allows (`bot_at_capacity`)."
+)
 NOT_FINISHED = OpenApiResponse(
     description="The game is not finished (`not_finished`): only a finished game reveals its seed."
 )
@@ -95,25 +100,31 @@ class GameViewSet(
         description=(
             "Seat your own bots and/or the example bots (by id, in seat order). The seed is "
             "random unless given; a game with a chosen seed cannot be rated. The referee starts "
-            "the game at once; the answer is the game as it stands then."
+            "the game at once; the answer is the game as it stands then. A bot already playing "
+            "its `max_concurrent_games` is refused (409 `bot_at_capacity`)."
         ),
         request=s.GameCreateSerializer,
-        responses={201: s.GameDetailSerializer},
+        responses={201: s.GameDetailSerializer, 409: AT_CAPACITY},
     )
     def create(self, request: Request) -> Response:
         body = s.GameCreateSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        competitors = [bot.competitor for bot in data["seats"]]
         try:
-            game = create_game(
-                data["engine"],
-                [bot.competitor for bot in data["seats"]],
-                options=data["options"],
-                seed=data.get("seed"),
-                rated=data["rated"],
-                move_time_ms=data["move_time_ms"],
-                time_bank_ms=data["time_bank_ms"],
-            )
+            with transaction.atomic():
+                check_capacity(competitors)  # locks the bots' rows until the game exists
+                game = create_game(
+                    data["engine"],
+                    competitors,
+                    options=data["options"],
+                    seed=data.get("seed"),
+                    rated=data["rated"],
+                    move_time_ms=data["move_time_ms"],
+                    time_bank_ms=data["time_bank_ms"],
+                )
+        except BotAtCapacity as exc:
+            raise Conflict(f"a bot is busy: {exc}", "bot_at_capacity") from None
         except GameSetupError as exc:
             raise exceptions.ValidationError({"non_field_errors": [str(exc)]}) from None
         game = games_queryset().get(pk=game.pk)
