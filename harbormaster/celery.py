@@ -22,24 +22,40 @@ app.autodiscover_tasks()
 WORKER_CONNECTION_MAX_AGE = 300
 """Seconds a worker thread keeps its database connection between tasks."""
 
+# Celery's Django fixup closes every database connection before and after each
+# task unless this is set; it then closes one only every that many tasks. The
+# handler below does the real housekeeping instead.
+app.add_defaults({"CELERY_DB_REUSE_MAX": 1_000_000})
+
 
 @signals.worker_init.connect
 def keep_database_connections(**_: Any) -> None:
     """Let worker threads keep their database connections from one task to the next.
 
     A referee task is a few short queries; opening a PostgreSQL connection
-    (a new server process) for each one would cost more than the task. Celery
-    closes connections after every task only when Django calls them obsolete,
-    which with ``CONN_MAX_AGE = 0`` (right for the web server) is always; so
-    workers alone get a maximum age. No health check before each task (it
-    would be one more round trip per move): Celery closes a connection that
-    saw an error at the end of its task, so after a database restart one task
-    per thread fails, and the referee's recovery task restarts its game.
+    (a new server process) for each one costs more than the task itself. So
+    in workers only (the web server keeps ``CONN_MAX_AGE = 0``) a connection
+    lives ``WORKER_CONNECTION_MAX_AGE`` seconds, and after each task Django's
+    own rule closes it early if it saw an error or left a transaction open.
+    No health check before each task (one more round trip per move): after a
+    database restart, one task per thread fails and the referee's recovery
+    task restarts its game.
     """
     from django.conf import settings
 
     for database in settings.DATABASES.values():
         database["CONN_MAX_AGE"] = WORKER_CONNECTION_MAX_AGE
+    signals.task_postrun.connect(close_unusable_connections, weak=False)
+
+
+def close_unusable_connections(sender: Any = None, **_: Any) -> None:
+    """After a task: close this thread's connections that broke or grew too old."""
+    if sender is not None and getattr(sender.request, "is_eager", False):
+        return
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        connection.close_if_unusable_or_obsolete()
 
 
 @signals.worker_shutdown.connect
