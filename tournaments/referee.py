@@ -38,6 +38,9 @@ class RefereeError(Exception):
         self.code = code
 
 
+CHANCE_BURST = 64
+"""Chance moves one ``advance`` plays in a row (they need nobody) before queueing itself again."""
+
 FORFEITED = "forfeited"
 """Fault kind of the defaults played for a seat that already forfeited (not counted again)."""
 
@@ -48,7 +51,13 @@ def faults_to_forfeit() -> int:
 
 
 def submit(
-    game_id: int, ply: int, seat: int, decision: Decision, *, game: Game | None = None
+    game_id: int,
+    ply: int,
+    seat: int,
+    decision: Decision,
+    *,
+    game: Game | None = None,
+    then_advance: bool = True,
 ) -> Move:
     """Record ``decision`` as move ``ply`` of the game, or raise RefereeError.
 
@@ -56,7 +65,8 @@ def submit(
     ply, ``seat`` is to move and the action is legal. A fault counts against
     the seat; enough faults forfeit it. ``game`` saves a read when the caller
     (``advance``) has just loaded the row; its ``next_ply`` must be the ply it
-    read then.
+    read then. ``then_advance=False`` is for ``advance`` itself, which goes on
+    in the same task instead of queueing the next step.
 
     The checks run on the state at ``ply``, which the committed log fixes for
     good; the write then claims the ply atomically (``_claim_ply``), so a
@@ -86,7 +96,8 @@ def submit(
     view, events = state.view(None), state.events[seen:]
     transaction.on_commit(lambda: statecache.remember(game, ply + 1, state))
     transaction.on_commit(lambda: broadcast.publish_move(game.pk, ply, seat, view, events))
-    schedule_advance(game.pk)
+    if then_advance:
+        schedule_advance(game.pk)
     return move
 
 
@@ -161,7 +172,9 @@ def _count_fault(game: Game, position: int) -> None:
 def advance(game_id: int) -> str:
     """Take the game one step further; return what happened (for logs and tests).
 
-    "finished", "chance", "default" (forfeited seat or expired clock),
+    Chance moves are played on the spot, several in a row (``CHANCE_BURST``);
+    then the seat to move decides. Returns "finished", "chance" (only chance
+    moved, more is due), "default" (forfeited seat or expired clock),
     "played" (a bot answered), "waiting" (a person or pull bot is to move),
     "raced" (another worker got there first) or "idle" (not running).
     """
@@ -169,13 +182,22 @@ def advance(game_id: int) -> str:
     if game is None or game.status != Game.Status.RUNNING:
         return "idle"
     state = statecache.load_state(game)
+    for _ in range(CHANCE_BURST):
+        if state.is_over or state.to_move[0] != CHANCE:
+            break
+        decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
+        if _try_submit(game, CHANCE, decision, "chance", then_advance=False) == "raced":
+            return "raced"
+        game.next_ply += 1
+        game.last_progress_at = timezone.now()
+        state = statecache.load_state(game)
+    else:
+        schedule_advance(game.pk)  # a long run of chance: let other games have a turn
+        return "chance"
     ply = game.next_ply
     if state.is_over:
         return "finished" if finish(game_id) else "raced"
     seat = state.to_move[0]
-    if seat == CHANCE:
-        decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
-        return _try_submit(game, seat, decision, "chance")
     seat_row = Seat.objects.select_related("competitor").get(game=game, position=seat)
     legal = state.legal_actions(seat)
     if seat_row.forfeited:
@@ -195,9 +217,11 @@ def advance(game_id: int) -> str:
     return _try_submit(game, seat, decision, "played")
 
 
-def _try_submit(game: Game, seat: int, decision: Decision, label: str) -> str:
+def _try_submit(
+    game: Game, seat: int, decision: Decision, label: str, *, then_advance: bool = True
+) -> str:
     try:
-        submit(game.pk, game.next_ply, seat, decision, game=game)
+        submit(game.pk, game.next_ply, seat, decision, game=game, then_advance=then_advance)
     except RefereeError as exc:
         if exc.code in ("stale_ply", "not_running"):
             return "raced"
