@@ -96,14 +96,16 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 3600
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-# Queues. "referee" carries the game loop (advance_game, check_clock): each task
-# waits on a bot's HTTP reply, so its workers run a thread pool with high
-# concurrency (docs/architecture.md, "The referee", has the measurement). The
-# default queue "celery" carries the rest (beat's recovery, pings).
+# Queues. "referee" carries the game loop (advance_game, check_clock) and the
+# other calls to bots: each task waits on a bot's HTTP reply, so its workers run
+# a thread pool with high concurrency (docs/architecture.md, "The referee", has
+# the measurement). The default queue "celery" carries the rest (beat's
+# recovery, pings).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_ROUTES = {
     "tournaments.advance_game": {"queue": "referee"},
     "tournaments.check_clock": {"queue": "referee"},
+    "botapi.notify_bots": {"queue": "referee"},
 }
 # A task whose worker was killed (-9, power loss) comes back after this long.
 # Long enough that a clock task waiting for its countdown (a move's time limit
