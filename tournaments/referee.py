@@ -12,6 +12,7 @@ returns and the person's move (or their clock) calls ``submit`` later.
 from __future__ import annotations
 
 import logging
+import time
 from contextlib import nullcontext
 from datetime import timedelta
 
@@ -38,8 +39,11 @@ class RefereeError(Exception):
         self.code = code
 
 
-CHANCE_BURST = 64
-"""Chance moves one ``advance`` plays in a row (they need nobody) before queueing itself again."""
+STEP_BUDGET_S = 0.05
+"""How long one ``advance`` goes on taking further steps before queueing the next one."""
+
+MOVED = frozenset({"chance", "default", "played"})
+"""Step results after which a move was logged and the game is owed another step."""
 
 FORFEITED = "forfeited"
 """Fault kind of the defaults played for a seat that already forfeited (not counted again)."""
@@ -170,34 +174,42 @@ def _count_fault(game: Game, position: int) -> None:
 
 
 def advance(game_id: int) -> str:
-    """Take the game one step further; return what happened (for logs and tests).
+    """Take the game as far as it goes for now; return what its first step did (logs, tests).
 
-    Chance moves are played on the spot, several in a row (``CHANCE_BURST``);
-    then the seat to move decides. Returns "finished", "chance" (only chance
-    moved, more is due), "default" (forfeited seat or expired clock),
-    "played" (a bot answered), "waiting" (a person or pull bot is to move),
-    "raced" (another worker got there first) or "idle" (not running).
+    Steps follow each other in this task while they are quick (chance, a
+    forfeited seat's default, a bot that answers at once), for at most
+    ``STEP_BUDGET_S`` after the first; then the next ``advance`` is queued, so
+    games on a busy worker take turns and a slow bot holds only its own game.
+    Every step is its own committed move. A step is "finished",
+    "chance", "default" (forfeited seat or expired clock), "played" (a bot
+    answered), "waiting" (a person or pull bot is to move), "raced" (another
+    worker got there first) or "idle" (not running).
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
         return "idle"
-    state = statecache.load_state(game)
-    for _ in range(CHANCE_BURST):
-        if state.is_over or state.to_move[0] != CHANCE:
-            break
-        decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
-        if _try_submit(game, CHANCE, decision, "chance", then_advance=False) == "raced":
-            return "raced"
+    started = time.monotonic()
+    first = label = _step(game)
+    while label in MOVED:
         game.next_ply += 1
         game.last_progress_at = timezone.now()
-        state = statecache.load_state(game)
-    else:
-        schedule_advance(game.pk)  # a long run of chance: let other games have a turn
-        return "chance"
+        if time.monotonic() - started > STEP_BUDGET_S:
+            schedule_advance(game.pk)
+            break
+        label = _step(game)
+    return first
+
+
+def _step(game: Game) -> str:
+    """Get and submit the decision owed at ``game.next_ply`` (or finish the game)."""
+    state = statecache.load_state(game)
     ply = game.next_ply
     if state.is_over:
-        return "finished" if finish(game_id) else "raced"
+        return "finished" if finish(game.pk) else "raced"
     seat = state.to_move[0]
+    if seat == CHANCE:
+        decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
+        return _try_submit(game, seat, decision, "chance")
     seat_row = Seat.objects.select_related("competitor").get(game=game, position=seat)
     legal = state.legal_actions(seat)
     if seat_row.forfeited:
@@ -217,11 +229,9 @@ def advance(game_id: int) -> str:
     return _try_submit(game, seat, decision, "played")
 
 
-def _try_submit(
-    game: Game, seat: int, decision: Decision, label: str, *, then_advance: bool = True
-) -> str:
+def _try_submit(game: Game, seat: int, decision: Decision, label: str) -> str:
     try:
-        submit(game.pk, game.next_ply, seat, decision, game=game, then_advance=then_advance)
+        submit(game.pk, game.next_ply, seat, decision, game=game, then_advance=False)
     except RefereeError as exc:
         if exc.code in ("stale_ply", "not_running"):
             return "raced"
