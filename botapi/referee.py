@@ -12,6 +12,8 @@ by the pull API).
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from engines import State
 from tournaments.decisions import Decision, default_decision
 from tournaments.models import Game, Move, Seat
@@ -77,9 +79,20 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     return default_decision(legal, str(result.fault), result.detail, **record)
 
 
+def game_started(game: Game) -> None:
+    """Once the new game is committed, tell its push bots (``start``, best effort)."""
+    from .tasks import notify_bots
+
+    transaction.on_commit(lambda: notify_bots.delay(game.pk, "start"))
+
+
 def game_finished(game: Game) -> None:
-    """Count the game for each bot's health: faulty games in a row suspend a bot."""
+    """Count the game for each bot's health (faulty games in a row suspend a bot), and
+    once the result is committed, tell the push bots (``finish``, best effort)."""
+    from .tasks import notify_bots
+
     for seat in game.seats.all():
         bot = Bot.objects.filter(competitor_id=seat.competitor_id).first()
         if bot is not None:
             services.record_game_health(bot, faulty=seat.fault_count > 0)
+    transaction.on_commit(lambda: notify_bots.delay(game.pk, "finish"))

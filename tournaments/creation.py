@@ -11,6 +11,7 @@ from django.utils import timezone
 
 import engines
 
+from . import players
 from .dispatch import schedule_advance
 from .models import Competitor, Game, League, Seat, Tournament
 
@@ -78,5 +79,6 @@ def create_game(
             for i, c in enumerate(competitors)
         ]
     )
+    players.game_started(game)  # before the first advance: eager mode runs these in order
     schedule_advance(game.pk)
     return game

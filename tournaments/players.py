@@ -35,6 +35,13 @@ def ask(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     return None
 
 
+def game_started(game: Game) -> None:
+    """Tell the bots' side that a game began (push bots get a ``start`` message)."""
+    from botapi.referee import game_started as bots_game_started
+
+    bots_game_started(game)
+
+
 def game_finished(game: Game) -> None:
     """Tell the bots' side that a game ended (bot health counts faulty games)."""
     from botapi.referee import game_finished as bots_game_finished

@@ -86,7 +86,9 @@ def test_a_faulty_bot_gets_defaults_then_forfeits_and_ranks_last(example_bots) -
     assert [m.fault_kind for m in faults[:3]] == ["invalid_json"] * 3
     assert all(m.source == "default" for m in faults)
     assert {m.fault_kind for m in faults[3:]} <= {"forfeited"}
-    assert len(broken.received) == 3, "a forfeited bot is not asked again"
+    kinds = [r.json["kind"] for r in broken.received]
+    assert kinds.count("act") == 3, "a forfeited bot is not asked again"
+    assert kinds[0] == "start" and kinds[-1] == "finish"
     assert game.outcome.ranks[0] == 3
     bad.refresh_from_db()
     assert bad.consecutive_faulty_games == 1
@@ -98,3 +100,41 @@ def test_a_pull_bot_is_waited_for() -> None:
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.next_ply > 0
     assert referee.advance(game.pk) == "waiting"
+
+
+class Recorder:
+    """A random bot that remembers every message kind it was sent, in order."""
+
+    def __init__(self) -> None:
+        self.inner = RandomBot(seed=5)
+        self.kinds: list[str] = []
+        self.finish_request: dict | None = None
+
+    def start(self, request: dict) -> None:
+        self.kinds.append("start")
+
+    def act(self, turn):
+        self.kinds.append("act")
+        return self.inner.act(turn)
+
+    def finish(self, request: dict) -> None:
+        self.kinds.append("finish")
+        self.finish_request = request
+
+
+def test_push_bots_hear_start_first_and_finish_with_the_outcome(example_bots) -> None:
+    others = example_bots("manila", 2)
+    recorder = Recorder()
+    server = serve_in_background(recorder, secret=SECRET, name="recorder")
+    try:
+        bot = BotFactory(endpoint_url=server.url, signing_secret=SECRET)
+        game = create_game("manila", [bot.competitor, *(b.competitor for b in others)])
+    finally:
+        server.stop()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert recorder.kinds[0] == "start" and recorder.kinds[-1] == "finish"
+    assert set(recorder.kinds[1:-1]) == {"act"}
+    sent = recorder.finish_request
+    assert sent["game"]["id"] == game.pk and sent["game"]["seat"] == 0
+    assert sent["outcome"] == {"scores": game.outcome.scores, "ranks": game.outcome.ranks}

@@ -1,0 +1,22 @@
+"""Celery tasks of the bot side (autodiscovered); logic lives in ``botapi.notify``."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournaments.models import Game
+
+from . import notify
+
+
+@shared_task(name="botapi.notify_bots", ignore_result=True)
+def notify_bots(game_id: int, kind: str) -> int:
+    """Send ``start`` or ``finish`` of a game to its push bots (best effort)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return 0
+    if kind == "start":
+        return notify.notify_start(game)
+    if kind == "finish" and game.status == Game.Status.FINISHED:
+        return notify.notify_finish(game)
+    return 0
