@@ -38,8 +38,14 @@ def charge_time_bank(bank_left_ms: int, used_ms: int, move_time_ms: int) -> int:
 
 
 def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
-    """A push bot's decision now (or its fault's default); None for a pull bot, which waits."""
-    bot = Bot.objects.filter(competitor_id=seat.competitor_id).first()
+    """A push bot's decision now (or its fault's default); None for a pull bot, which waits.
+
+    The seat's event cursor and time bank are updated on ``seat`` in memory
+    only: the referee stores them together with the move (in its claim of the
+    ply), so a call whose move is refused changes nothing. ``seat.competitor``
+    may come with its bot already loaded (``select_related("competitor__bot")``).
+    """
+    bot = _bot_of(seat)
     legal = state.legal_actions(seat.position)
     if bot is None:
         return default_decision(legal, "no_bot", "the competitor has no bot registered")
@@ -49,14 +55,20 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
         )
     if bot.mode == Bot.Mode.PULL:
         return None
-    request = protocol.act_request_for_state(
-        state,
-        game_id=game.pk,
-        seat=seat.position,
+    request = protocol.act_request(
+        game=protocol.game_info(
+            game_id=game.pk,
+            engine=state.engine,
+            num_players=state.num_players,
+            options=state.options,
+            seat=seat.position,
+        ),
         ply=ply,
         deadline_ms=decision_deadline_ms(game, seat),
-        time_bank_ms=seat.bank_left_ms if game.time_bank_ms else None,
+        view=state.view(seat.position),
+        legal_actions=legal,
         events=state.events[seat.events_sent :],
+        time_bank_ms=seat.bank_left_ms if game.time_bank_ms else None,
     )
     result = default_client(services.endpoint_policy()).act(
         bot.endpoint_url,
@@ -65,10 +77,8 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
         explain=lambda action: state.explain_illegal(seat.position, action, legal),
     )
     latency_ms = round(result.latency_ms)
-    Seat.objects.filter(pk=seat.pk).update(
-        events_sent=len(state.events),
-        bank_left_ms=charge_time_bank(seat.bank_left_ms, latency_ms, game.move_time_ms),
-    )
+    seat.events_sent = len(state.events)
+    seat.bank_left_ms = charge_time_bank(seat.bank_left_ms, latency_ms, game.move_time_ms)
     record = {
         "latency_ms": latency_ms,
         "request_excerpt": result.request_excerpt,
@@ -77,6 +87,14 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     if result.ok:
         return Decision(result.action, source=Move.Source.BOT, **record)
     return default_decision(legal, str(result.fault), result.detail, **record)
+
+
+def _bot_of(seat: Seat) -> Bot | None:
+    """The seat's bot, from the loaded relation when there is one (else one query)."""
+    try:
+        return seat.competitor.bot
+    except Bot.DoesNotExist:
+        return None
 
 
 def game_started(game: Game) -> None:

@@ -11,6 +11,7 @@ returns and the person's move (or their clock) calls ``submit`` later.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from contextlib import nullcontext
@@ -21,7 +22,7 @@ from django.db import connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from engines import CHANCE, Dealer, IllegalAction
+from engines import CHANCE, Dealer, IllegalAction, State
 
 from . import broadcast, players, statecache
 from .decisions import Decision, default_decision
@@ -82,26 +83,47 @@ def submit(
         game = Game.objects.filter(pk=game_id).first()
     _refuse_unless_current(game, game_id, ply)
     assert game is not None
-    state = statecache.load_state(game)
+    move = _record(game, ply, seat, decision, statecache.load_state(game))
+    if then_advance:
+        schedule_advance(game.pk)
+    return move
+
+
+def _record(
+    game: Game,
+    ply: int,
+    seat: int,
+    decision: Decision,
+    state: State,
+    seat_row: Seat | None = None,
+) -> Move:
+    """Check ``decision`` against ``state`` (the state at ``ply``), claim the ply, apply it.
+
+    On success ``state`` is the position after the move (applied in place, so
+    ``advance`` goes on with it without another rebuild); when refused it is
+    untouched. ``seat_row``, if given, is the seat as it should be stored with
+    the move (its event cursor and time bank, changed in memory by the bot
+    call): it is written by the claim itself, so a lost claim writes nothing.
+    """
     try:
         state.check_action(seat, decision.action)
     except IllegalAction as exc:
         raise RefereeError("illegal_action", str(exc)) from None
     counts_fault = decision.is_fault and decision.fault_kind != FORFEITED and seat != CHANCE
     with transaction.atomic() if counts_fault else nullcontext():
-        move = _claim_ply(game, ply, seat, decision)
+        move = _claim_ply(game, ply, seat, decision, seat_row)
         if move is None:
-            _refuse_unless_current(Game.objects.filter(pk=game_id).first(), game_id, ply)
-            raise RefereeError("stale_ply", f"ply {ply} of game {game_id} was taken")
+            _refuse_unless_current(Game.objects.filter(pk=game.pk).first(), game.pk, ply)
+            raise RefereeError("stale_ply", f"ply {ply} of game {game.pk} was taken")
         if counts_fault:
             _count_fault(game, seat)
     seen = len(state.events)
     state.apply(seat, decision.action)
     view, events = state.view(None), state.events[seen:]
-    transaction.on_commit(lambda: statecache.remember(game, ply + 1, state))
+    # A copy now: ``state`` goes on changing, the callbacks may run later (an outer transaction).
+    snapshot = state.clone()
+    transaction.on_commit(lambda: statecache.remember(game, ply + 1, snapshot, copy=False))
     transaction.on_commit(lambda: broadcast.publish_move(game.pk, ply, seat, view, events))
-    if then_advance:
-        schedule_advance(game.pk)
     return move
 
 
@@ -116,13 +138,17 @@ def _refuse_unless_current(game: Game | None, game_id: int, ply: int) -> None:
         )
 
 
-def _claim_ply(game: Game, ply: int, seat: int, decision: Decision) -> Move | None:
+def _claim_ply(
+    game: Game, ply: int, seat: int, decision: Decision, seat_row: Seat | None = None
+) -> Move | None:
     """Advance the game's ``next_ply`` past ``ply`` and log the move, atomically; None if taken.
 
     The conditional UPDATE (still running, still at ``ply``) is the lock: a
     second writer waits for the first to commit, then matches no row. On
-    PostgreSQL both writes are one statement (a data-modifying CTE), one round
-    trip; elsewhere a short transaction does the same in two.
+    PostgreSQL the writes are one statement (a data-modifying CTE), one round
+    trip; elsewhere a short transaction does the same. ``seat_row``'s event
+    cursor and time bank are stored in the same statement, only if the claim
+    succeeds.
     """
     move = Move(
         game_id=game.pk,
@@ -137,33 +163,62 @@ def _claim_ply(game: Game, ply: int, seat: int, decision: Decision) -> Move | No
         reply_excerpt=decision.reply_excerpt,
     )
     now = timezone.now()
-    still_current = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, next_ply=ply)
     conn = connections[Game.objects.db]
     if conn.vendor != "postgresql":
+        still_current = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, next_ply=ply)
         with transaction.atomic():
             if not still_current.update(next_ply=ply + 1, last_progress_at=now):
                 return None
             move.save(force_insert=True)
+            if seat_row is not None:
+                Seat.objects.filter(pk=seat_row.pk).update(
+                    events_sent=seat_row.events_sent, bank_left_ms=seat_row.bank_left_ms
+                )
         return move
-    fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(move, add=True), conn) for f in fields]
-    game_table = conn.ops.quote_name(Game._meta.db_table)
-    sql = (
-        f"WITH claimed AS (UPDATE {game_table} SET next_ply = %s, last_progress_at = %s "
-        "WHERE id = %s AND next_ply = %s AND status = %s RETURNING id) "
-        f"INSERT INTO {conn.ops.quote_name(Move._meta.db_table)} "
-        f"({', '.join(conn.ops.quote_name(f.column) for f in fields)}) "
-        f"SELECT {', '.join(['%s'] * len(fields))} FROM claimed RETURNING id"
-    )
-    params = [ply + 1, now, game.pk, ply, Game.Status.RUNNING, *values]
+    values = [f.get_db_prep_save(f.pre_save(move, add=True), conn) for f in _move_fields()]
+    params: list = [ply + 1, now, game.pk, ply, Game.Status.RUNNING]
+    if seat_row is not None:
+        params += [seat_row.events_sent, seat_row.bank_left_ms, seat_row.pk]
     with conn.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_claim_sql(conn, with_seat=seat_row is not None), [*params, *values])
         row = cursor.fetchone()
     if row is None:
         return None
     move.pk = row[0]
     move._state.adding = False
     return move
+
+
+@functools.cache
+def _move_fields() -> list:
+    return [f for f in Move._meta.concrete_fields if not f.primary_key]
+
+
+_claim_sql_cache: dict[tuple[str, bool], str] = {}
+
+
+def _claim_sql(conn, *, with_seat: bool) -> str:
+    """The claim statement (built once per database and shape: it is the same every move)."""
+    key = (conn.alias, with_seat)
+    sql = _claim_sql_cache.get(key)
+    if sql is None:
+        quote = conn.ops.quote_name
+        seat_update = (
+            f", seat_kept AS (UPDATE {quote(Seat._meta.db_table)} "
+            "SET events_sent = %s, bank_left_ms = %s "
+            "WHERE id = %s AND EXISTS (SELECT 1 FROM claimed))"
+            if with_seat
+            else ""
+        )
+        columns = ", ".join(quote(f.column) for f in _move_fields())
+        sql = _claim_sql_cache[key] = (
+            f"WITH claimed AS (UPDATE {quote(Game._meta.db_table)} "
+            "SET next_ply = %s, last_progress_at = %s "
+            f"WHERE id = %s AND next_ply = %s AND status = %s RETURNING id){seat_update} "
+            f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) "
+            f"SELECT {', '.join(['%s'] * len(_move_fields()))} FROM claimed RETURNING id"
+        )
+    return sql
 
 
 def _count_fault(game: Game, position: int) -> None:
@@ -184,58 +239,88 @@ def advance(game_id: int) -> str:
     "chance", "default" (forfeited seat or expired clock), "played" (a bot
     answered), "waiting" (a person or pull bot is to move), "raced" (another
     worker got there first) or "idle" (not running).
+
+    The game row, its seats (with their bots) and the state are read once per
+    task and kept up to date in memory by the steps, which write them only
+    through their claims: a step whose claim fails ("raced") ends the task, and
+    the next task reads everything afresh.
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
         return "idle"
     started = time.monotonic()
-    first = label = _step(game)
+    table = _Table(game, statecache.load_state(game))
+    first = label = _step(table)
     while label in MOVED:
         game.next_ply += 1
         game.last_progress_at = timezone.now()
         if time.monotonic() - started > STEP_BUDGET_S:
             schedule_advance(game.pk)
             break
-        label = _step(game)
+        label = _step(table)
     return first
 
 
-def _step(game: Game) -> str:
+class _Table:
+    """What one ``advance`` task knows of its game: the row, the state, the seats."""
+
+    def __init__(self, game: Game, state: State) -> None:
+        self.game = game
+        self.state = state
+        self._seats: dict[int, Seat] | None = None
+
+    def seat(self, position: int) -> Seat:
+        """The seat with its competitor and bot (all seats in one query, once per task)."""
+        if self._seats is None:
+            rows = Seat.objects.filter(game=self.game).select_related("competitor__bot")
+            self._seats = {row.position: row for row in rows}
+        return self._seats[position]
+
+    def forget_seats(self) -> None:
+        """Read the seats again at the next step (after a fault changed them in the database)."""
+        self._seats = None
+
+
+def _step(table: _Table) -> str:
     """Get and submit the decision owed at ``game.next_ply`` (or finish the game)."""
-    state = statecache.load_state(game)
+    game, state = table.game, table.state
     ply = game.next_ply
     if state.is_over:
         return "finished" if finish(game.pk) else "raced"
     seat = state.to_move[0]
     if seat == CHANCE:
         decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
-        return _try_submit(game, seat, decision, "chance")
-    seat_row = Seat.objects.select_related("competitor").get(game=game, position=seat)
+        return _try_submit(table, seat, decision, "chance")
+    seat_row = table.seat(seat)
     legal = state.legal_actions(seat)
     if seat_row.forfeited:
         decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
-        return _try_submit(game, seat, decision, "default")
+        return _try_submit(table, seat, decision, "default")
     waited = timezone.now() - (game.last_progress_at or timezone.now())
     allowed_ms = game.move_time_ms + seat_row.bank_left_ms  # per-move limit plus the time bank
     if waited > timedelta(milliseconds=allowed_ms + players.GRACE_MS):
-        Seat.objects.filter(pk=seat_row.pk).update(bank_left_ms=0)  # the bank is spent
+        seat_row.bank_left_ms = 0  # the bank is spent (stored with the move)
         decision = default_decision(
             legal, "timeout", f"no move within {allowed_ms} ms; default action"
         )
-        return _try_submit(game, seat, decision, "default")
+        return _try_submit(table, seat, decision, "default", seat_row)
     decision = players.ask(game, seat_row, state, ply)
     if decision is None:
         return "waiting"
-    return _try_submit(game, seat, decision, "played")
+    return _try_submit(table, seat, decision, "played", seat_row)
 
 
-def _try_submit(game: Game, seat: int, decision: Decision, label: str) -> str:
+def _try_submit(
+    table: _Table, seat: int, decision: Decision, label: str, seat_row: Seat | None = None
+) -> str:
     try:
-        submit(game.pk, game.next_ply, seat, decision, game=game, then_advance=False)
+        _record(table.game, table.game.next_ply, seat, decision, table.state, seat_row)
     except RefereeError as exc:
         if exc.code in ("stale_ply", "not_running"):
             return "raced"
         raise
+    if decision.is_fault:
+        table.forget_seats()
     return label
 
 

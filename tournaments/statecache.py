@@ -23,10 +23,14 @@ _lock = threading.Lock()
 _entries: OrderedDict[tuple[int, str], tuple[int, State]] = OrderedDict()
 
 
-def remember(game: Game, ply: int, state: State) -> None:
-    """Keep ``state`` (the position after ``ply`` moves) for the next rebuild."""
+def remember(game: Game, ply: int, state: State, *, copy: bool = True) -> None:
+    """Keep ``state`` (the position after ``ply`` moves) for the next rebuild.
+
+    ``copy=False`` hands over a state the caller will never change again.
+    """
+    kept = state.clone() if copy else state
     with _lock:
-        _entries[(game.pk, game.seed)] = (ply, state.clone())
+        _entries[(game.pk, game.seed)] = (ply, kept)
         _entries.move_to_end((game.pk, game.seed))
         while len(_entries) > CAPACITY:
             _entries.popitem(last=False)
