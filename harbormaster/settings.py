@@ -230,5 +230,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.read(ENVIRON, "LOG_LEVEL") or "INFO"},
     # One line per bot request would drown everything else; faults are on the moves.
-    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
+    # In-process example bots (the demo, manage.py play) and Celery's per-task
+    # success lines would bury the progress lines people read.
+    "loggers": {
+        "httpx": {"level": "WARNING"},
+        "httpcore": {"level": "WARNING"},
+        "botapi.sdk": {"level": "WARNING"},
+        "celery.app.trace": {"level": "WARNING"},
+    },
 }

@@ -18,6 +18,8 @@ from typing import Any
 
 from botapi.sdk import Turn, serve
 
+log = logging.getLogger(__name__)
+
 
 class RandomBot:
     """Picks a random index into ``turn.legal_actions``."""
@@ -30,11 +32,11 @@ class RandomBot:
 
     def start(self, request: dict[str, Any]) -> None:
         game = request["game"]
-        logging.info("game %s of %s begins; I am seat %s", game["id"], game["engine"], game["seat"])
+        log.info("game %s of %s begins; I am seat %s", game["id"], game["engine"], game["seat"])
 
     def finish(self, request: dict[str, Any]) -> None:
         seat = request["game"]["seat"]
-        logging.info(
+        log.info(
             "game %s over; my rank: %s", request["game"]["id"], request["outcome"]["ranks"][seat]
         )
 
