@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/harbormaster \\
     REDIS_URL=redis://127.0.0.1:6379/1 \\
     python -m bench.referee [--games 40] [--engine manila] [--workers 2] \\
-        [--pool threads] [--concurrency 16] [--think-ms 0]
+        [--pool threads] [--concurrency 16] [--think-ms 0] [--debug]
 
 Creates a throwaway database (``<name>_bench_<pid>``, dropped at the end),
 serves random example bots over loopback HTTP in this process (each timing
@@ -142,6 +142,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, default=16, help="per worker")
     parser.add_argument("--think-ms", type=float, default=0.0, help="each bot's think time")
     parser.add_argument("--round-trips", type=int, default=300)
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="run the workers with DEBUG on (Django then logs every query); off by default, "
+        "as in production",
+    )
     args = parser.parse_args(argv)
     if connection.vendor != "postgresql" or not settings.REDIS_URL:
         raise SystemExit("needs DATABASE_URL=postgres://... and REDIS_URL (see the docstring)")
@@ -161,6 +167,9 @@ def run(args: argparse.Namespace) -> None:
     from tournaments.models import Game, Move
 
     slug, players = args.engine, args.players
+    if not args.debug:  # the workers' settings, read from the environment they inherit
+        os.environ["DEBUG"] = "false"
+        os.environ.setdefault("SECRET_KEY", "bench-referee-" + os.urandom(16).hex())
     servers, bots, handlers = make_bots(slug, players, args.think_ms)
     logs = Path(tempfile.mkdtemp(prefix="bench-referee-"))
     try:
@@ -192,7 +201,8 @@ def run(args: argparse.Namespace) -> None:
             server.stop()
 
     print(f"referee bench: {slug}, {players} players, {args.workers} workers "
-          f"x {args.concurrency} ({args.pool}), bots think {args.think_ms} ms")  # fmt: skip
+          f"x {args.concurrency} ({args.pool}), bots think {args.think_ms} ms, "
+          f"workers' DEBUG {'on' if args.debug else 'off'}")  # fmt: skip
     print(f"  throughput: {args.games} games at once in {elapsed:.2f} s: "
           f"{args.games / elapsed:.2f} games/s, {batch_moves / elapsed:.0f} bot moves/s, "
           f"{batch_plies / elapsed:.0f} plies/s (chance included)")  # fmt: skip
