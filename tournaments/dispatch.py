@@ -39,6 +39,33 @@ def enqueue_advance(game_id: int) -> None:
     _drain(game_id)
 
 
+def others_waiting() -> bool:
+    """Whether other ``advance`` steps wait for a worker thread (then a long task should yield).
+
+    With a broker: the referee queue in Redis is not empty (one LLEN; a worker
+    only holds as many tasks as it has threads, so waiting ones stay there).
+    Eager: this thread's trampoline has other games pending. True when it
+    cannot tell.
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return bool(getattr(_local, "pending", None))
+    from harbormaster.celery import app
+
+    try:
+        queue = _advance_queue(app)
+        with app.pool.acquire(block=True, timeout=1) as conn:
+            return bool(conn.default_channel.client.llen(queue))
+    except Exception:  # not Redis, or Redis unreachable: yield as before
+        log.debug("could not look at the referee queue", exc_info=True)
+        return True
+
+
+def _advance_queue(app) -> str:
+    route = (app.conf.task_routes or {}).get("tournaments.advance_game") or {}
+    queue = route.get("queue", app.conf.task_default_queue)
+    return getattr(queue, "name", queue)
+
+
 def _drain(first: int) -> None:
     from .referee import advance
 

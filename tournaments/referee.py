@@ -26,7 +26,7 @@ from engines import CHANCE, Dealer, IllegalAction, State
 
 from . import broadcast, players, statecache
 from .decisions import Decision, default_decision
-from .dispatch import schedule_advance
+from .dispatch import others_waiting, schedule_advance
 from .models import Game, Move, Outcome, Seat
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,14 @@ class RefereeError(Exception):
 
 
 STEP_BUDGET_S = 0.05
-"""How long one ``advance`` goes on taking further steps before queueing the next one."""
+"""How long one ``advance`` goes on taking further steps before it lets other games have a turn."""
+
+TASK_LIMIT_S = 1.0
+"""How long one ``advance`` may go on when no other game is waiting for a worker thread.
+
+Past it the next step is queued anyway, so a task never runs for long (a slow
+bot still gets one move per task) and the broker's redelivery of a lost task
+stays rare."""
 
 MOVED = frozenset({"chance", "default", "played"})
 """Step results after which a move was logged and the game is owed another step."""
@@ -233,8 +240,11 @@ def advance(game_id: int) -> str:
 
     Steps follow each other in this task while they are quick (chance, a
     forfeited seat's default, a bot that answers at once), for at most
-    ``STEP_BUDGET_S`` after the first; then the next ``advance`` is queued, so
-    games on a busy worker take turns and a slow bot holds only its own game.
+    ``STEP_BUDGET_S`` after the first; then the next ``advance`` is queued if
+    other games are waiting for a thread, so games on a busy worker take
+    turns and a slow bot holds only its own game. When nobody waits, the
+    task goes on (a queue round trip costs more than a move), up to
+    ``TASK_LIMIT_S`` in all.
     Every step is its own committed move. A step is "finished",
     "chance", "default" (forfeited seat or expired clock), "played" (a bot
     answered), "waiting" (a person or pull bot is to move), "raced" (another
@@ -254,7 +264,8 @@ def advance(game_id: int) -> str:
     while label in MOVED:
         game.next_ply += 1
         game.last_progress_at = timezone.now()
-        if time.monotonic() - started > STEP_BUDGET_S:
+        spent = time.monotonic() - started
+        if spent > STEP_BUDGET_S and (spent > TASK_LIMIT_S or others_waiting()):
             schedule_advance(game.pk)
             break
         label = _step(table)

@@ -7,6 +7,7 @@ the current ply.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from celery import shared_task
@@ -16,10 +17,19 @@ from . import referee
 from .models import Game
 from .players import GRACE_MS
 
+log = logging.getLogger(__name__)
+
+LOST = frozenset({"raced", "idle"})
+"""``advance`` results of a duplicate or late task (harmless; logged, since Celery's own
+per-task lines are kept quiet)."""
+
 
 @shared_task(name="tournaments.advance_game", acks_late=True, ignore_result=True)
 def advance_game(game_id: int) -> str:
-    return referee.advance(game_id)
+    result = referee.advance(game_id)
+    if result in LOST:
+        log.info("advance of game %s: %r, nothing written", game_id, result)
+    return result
 
 
 @shared_task(name="tournaments.check_clock", acks_late=True, ignore_result=True)
