@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient, APIRequestFactory
 from rest_framework.views import APIView
 
@@ -15,24 +14,6 @@ from tests.botapi.servers import unused_port
 from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    """Rate-limit counters live in the cache, which outlives each test's database."""
-    cache.clear()
-
-
-@pytest.fixture
-def user():
-    return UserFactory(password=None)
-
-
-@pytest.fixture
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def sdk_bot(secret: str):

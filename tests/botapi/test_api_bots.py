@@ -5,38 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
 from botapi.models import Bot, hash_pull_token
 from botapi.sdk import serve_in_background
 from tests.botapi.servers import unused_port
-from tests.factories import BotFactory, GameFactory, UserFactory, seat_bot
+from tests.factories import BotFactory, GameFactory, seat_bot
 from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    """Rate-limit counters live in the cache, which outlives each test's database."""
-    cache.clear()
-
-
 BOTS = "/api/v1/bots/"
-
-
-@pytest.fixture
-def user():
-    return UserFactory(password=None)
-
-
-@pytest.fixture
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

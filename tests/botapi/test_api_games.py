@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
-from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, seat_bot
+from tests.factories import BotFactory, CompetitorFactory, GameFactory, seat_bot
 from tournaments.models import Game, Move, Outcome, Seat
 
 pytestmark = pytest.mark.django_db
 
 SECRET_CARD = "queen-of-secret-jade"
-
-
-@pytest.fixture
-def user():
-    return UserFactory(password=None)
-
-
-@pytest.fixture
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

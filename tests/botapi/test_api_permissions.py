@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from django.core.cache import cache
 from django.forms.models import model_to_dict
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -20,12 +19,6 @@ from tests.factories import BotFactory, GameFactory, UserFactory, seat_bot
 from tournaments.models import Competitor, Game, Move
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles():
-    """Rate-limit counters live in the cache, which outlives each test's database."""
-    cache.clear()
 
 
 # (method, path template, body); {bot} and {game} are filled in.
