@@ -81,7 +81,7 @@ def submit(
     in the same task instead of queueing the next step.
 
     The checks run on the state at ``ply``, which the committed log fixes for
-    good; the write then claims the ply atomically (``_claim_ply``), so a
+    good; the write then claims the ply atomically (``_claim_plies``), so a
     competitor who got there first makes it write nothing.
     """
     if (seat == CHANCE) != (decision.source == Move.Source.CHANCE):
@@ -90,10 +90,10 @@ def submit(
         game = Game.objects.filter(pk=game_id).first()
     _refuse_unless_current(game, game_id, ply)
     assert game is not None
-    move = _record(game, ply, seat, decision, statecache.load_state(game))
+    moves, _ = _record(game, ply, seat, decision, statecache.load_state(game))
     if then_advance:
         schedule_advance(game.pk)
-    return move
+    return moves[0]
 
 
 def _record(
@@ -103,35 +103,60 @@ def _record(
     decision: Decision,
     state: State,
     seat_row: Seat | None = None,
-) -> Move:
+    *,
+    chance_follows: bool = False,
+) -> tuple[list[Move], State]:
     """Check ``decision`` against ``state`` (the state at ``ply``), claim the ply, apply it.
 
-    On success ``state`` is the position after the move (applied in place, so
-    ``advance`` goes on with it without another rebuild); when refused it is
-    untouched. ``seat_row``, if given, is the seat as it should be stored with
-    the move (its event cursor and time bank, changed in memory by the bot
-    call): it is written by the claim itself, so a lost claim writes nothing.
+    Returns the moves logged and the state after them; ``state`` itself is
+    never changed. ``seat_row``, if given, is the seat as it should be stored
+    with the move (its event cursor and time bank, changed in memory by the
+    bot call): it is written by the claim itself, so a lost claim writes
+    nothing. With ``chance_follows`` the chance moves that come right after
+    this one (dice, draws: the seed fixes them) are claimed in the same
+    statement, each its own move and its own message; no one decides between
+    them, so a separate commit for each would only cost a round trip.
     """
     try:
         state.check_action(seat, decision.action)
     except IllegalAction as exc:
         raise RefereeError("illegal_action", str(exc)) from None
+    after = state.clone()
+    played = [(seat, decision, *_apply(after, seat, decision.action))]
+    if chance_follows:
+        dealer = Dealer(game.seed)
+        while after.to_move and after.to_move[0] == CHANCE and len(played) < MAX_CHANCE_RUN:
+            chance = Decision(dealer.choose(after), source=Move.Source.CHANCE)
+            played.append((CHANCE, chance, *_apply(after, CHANCE, chance.action)))
     counts_fault = decision.is_fault and decision.fault_kind != FORFEITED and seat != CHANCE
     with transaction.atomic() if counts_fault else nullcontext():
-        move = _claim_ply(game, ply, seat, decision, seat_row)
-        if move is None:
+        moves = _claim_plies(game, ply, [(s, d) for s, d, _, _ in played], seat_row)
+        if moves is None:
             _refuse_unless_current(Game.objects.filter(pk=game.pk).first(), game.pk, ply)
             raise RefereeError("stale_ply", f"ply {ply} of game {game.pk} was taken")
         if counts_fault:
             _count_fault(game, seat)
+    # A copy now: the caller goes on changing ``after``; the callbacks may run later.
+    snapshot, last = after.clone(), ply + len(played)
+    transaction.on_commit(lambda: statecache.remember(game, last, snapshot, copy=False))
+    for offset, (mover, _, view, events) in enumerate(played):
+        transaction.on_commit(
+            lambda p=ply + offset, m=mover, v=view, e=events: broadcast.publish_move(
+                game.pk, p, m, v, e
+            )
+        )
+    return moves, after
+
+
+MAX_CHANCE_RUN = 64
+"""At most this many chance moves are claimed together with the move before them."""
+
+
+def _apply(state: State, seat: int, action: dict) -> tuple[dict, list]:
+    """Apply a checked action; the spectator view after it and the events it made."""
     seen = len(state.events)
-    state.apply(seat, decision.action)
-    view, events = state.view(None), state.events[seen:]
-    # A copy now: ``state`` goes on changing, the callbacks may run later (an outer transaction).
-    snapshot = state.clone()
-    transaction.on_commit(lambda: statecache.remember(game, ply + 1, snapshot, copy=False))
-    transaction.on_commit(lambda: broadcast.publish_move(game.pk, ply, seat, view, events))
-    return move
+    state.apply(seat, action)
+    return state.view(None), state.events[seen:]
 
 
 def _refuse_unless_current(game: Game | None, game_id: int, ply: int) -> None:
@@ -145,55 +170,62 @@ def _refuse_unless_current(game: Game | None, game_id: int, ply: int) -> None:
         )
 
 
-def _claim_ply(
-    game: Game, ply: int, seat: int, decision: Decision, seat_row: Seat | None = None
-) -> Move | None:
-    """Advance the game's ``next_ply`` past ``ply`` and log the move, atomically; None if taken.
+def _claim_plies(
+    game: Game, ply: int, decisions: list[tuple[int, Decision]], seat_row: Seat | None = None
+) -> list[Move] | None:
+    """Advance the game's ``next_ply`` past the moves and log them, atomically; None if taken.
 
-    The conditional UPDATE (still running, still at ``ply``) is the lock: a
-    second writer waits for the first to commit, then matches no row. On
-    PostgreSQL the writes are one statement (a data-modifying CTE), one round
-    trip; elsewhere a short transaction does the same. ``seat_row``'s event
-    cursor and time bank are stored in the same statement, only if the claim
-    succeeds.
+    ``decisions`` are (seat, decision) of plies ``ply``, ``ply + 1``, ... The
+    conditional UPDATE (still running, still at ``ply``) is the lock: a second
+    writer waits for the first to commit, then matches no row. On PostgreSQL
+    the writes are one statement (a data-modifying CTE), one round trip;
+    elsewhere a short transaction does the same. ``seat_row``'s event cursor
+    and time bank are stored in the same statement, only if the claim succeeds.
     """
-    move = Move(
-        game_id=game.pk,
-        ply=ply,
-        seat=seat,
-        action=decision.action,
-        source=decision.source,
-        latency_ms=decision.latency_ms,
-        fault_kind=decision.fault_kind,
-        fault_detail=decision.fault_detail,
-        request_excerpt=decision.request_excerpt,
-        reply_excerpt=decision.reply_excerpt,
-    )
+    moves = [
+        Move(
+            game_id=game.pk,
+            ply=ply + offset,
+            seat=seat,
+            action=decision.action,
+            source=decision.source,
+            latency_ms=decision.latency_ms,
+            fault_kind=decision.fault_kind,
+            fault_detail=decision.fault_detail,
+            request_excerpt=decision.request_excerpt,
+            reply_excerpt=decision.reply_excerpt,
+        )
+        for offset, (seat, decision) in enumerate(decisions)
+    ]
     now = timezone.now()
     conn = connections[Game.objects.db]
     if conn.vendor != "postgresql":
         still_current = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, next_ply=ply)
         with transaction.atomic():
-            if not still_current.update(next_ply=ply + 1, last_progress_at=now):
+            if not still_current.update(next_ply=ply + len(moves), last_progress_at=now):
                 return None
-            move.save(force_insert=True)
+            for move in moves:
+                move.save(force_insert=True)
             if seat_row is not None:
                 Seat.objects.filter(pk=seat_row.pk).update(
                     events_sent=seat_row.events_sent, bank_left_ms=seat_row.bank_left_ms
                 )
-        return move
-    values = [f.get_db_prep_save(f.pre_save(move, add=True), conn) for f in _move_fields()]
-    params: list = [ply + 1, now, game.pk, ply, Game.Status.RUNNING]
+        return moves
+    params: list = [ply + len(moves), now, game.pk, ply, Game.Status.RUNNING]
     if seat_row is not None:
         params += [seat_row.events_sent, seat_row.bank_left_ms, seat_row.pk]
+    for move in moves:
+        params += [f.get_db_prep_save(f.pre_save(move, add=True), conn) for f in _move_fields()]
+    sql = _claim_sql(conn, with_seat=seat_row is not None, count=len(moves))
     with conn.cursor() as cursor:
-        cursor.execute(_claim_sql(conn, with_seat=seat_row is not None), [*params, *values])
-        row = cursor.fetchone()
-    if row is None:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    if not rows:
         return None
-    move.pk = row[0]
-    move._state.adding = False
-    return move
+    for move, (_, pk) in zip(moves, sorted(rows), strict=True):
+        move.pk = pk
+        move._state.adding = False
+    return moves
 
 
 @functools.cache
@@ -201,30 +233,39 @@ def _move_fields() -> list:
     return [f for f in Move._meta.concrete_fields if not f.primary_key]
 
 
-_claim_sql_cache: dict[tuple[str, bool], str] = {}
+_claim_sql_cache: dict[tuple[str, bool, int], str] = {}
 
 
-def _claim_sql(conn, *, with_seat: bool) -> str:
-    """The claim statement (built once per database and shape: it is the same every move)."""
-    key = (conn.alias, with_seat)
+def _claim_sql(conn, *, with_seat: bool, count: int) -> str:
+    """The claim statement (built once per database and shape: it is the same every move).
+
+    One ``INSERT ... SELECT ... FROM claimed`` per move (each row only if the
+    claim matched), then their ids with their order.
+    """
+    key = (conn.alias, with_seat, count)
     sql = _claim_sql_cache.get(key)
     if sql is None:
         quote = conn.ops.quote_name
-        seat_update = (
-            f", seat_kept AS (UPDATE {quote(Seat._meta.db_table)} "
-            "SET events_sent = %s, bank_left_ms = %s "
-            "WHERE id = %s AND EXISTS (SELECT 1 FROM claimed))"
-            if with_seat
-            else ""
-        )
-        columns = ", ".join(quote(f.column) for f in _move_fields())
-        sql = _claim_sql_cache[key] = (
-            f"WITH claimed AS (UPDATE {quote(Game._meta.db_table)} "
+        parts = [
+            f"claimed AS (UPDATE {quote(Game._meta.db_table)} "
             "SET next_ply = %s, last_progress_at = %s "
-            f"WHERE id = %s AND next_ply = %s AND status = %s RETURNING id){seat_update} "
-            f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) "
-            f"SELECT {', '.join(['%s'] * len(_move_fields()))} FROM claimed RETURNING id"
-        )
+            "WHERE id = %s AND next_ply = %s AND status = %s RETURNING id)"
+        ]
+        if with_seat:
+            parts.append(
+                f"seat_kept AS (UPDATE {quote(Seat._meta.db_table)} "
+                "SET events_sent = %s, bank_left_ms = %s "
+                "WHERE id = %s AND EXISTS (SELECT 1 FROM claimed))"
+            )
+        columns = ", ".join(quote(f.column) for f in _move_fields())
+        placeholders = ", ".join(["%s"] * len(_move_fields()))
+        for i in range(count):
+            parts.append(
+                f"m{i} AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) "
+                f"SELECT {placeholders} FROM claimed RETURNING id)"
+            )
+        ids = " UNION ALL ".join(f"SELECT {i}, id FROM m{i}" for i in range(count))
+        sql = _claim_sql_cache[key] = f"WITH {', '.join(parts)} {ids}"
     return sql
 
 
@@ -260,14 +301,16 @@ def advance(game_id: int) -> str:
         return "idle"
     started = time.monotonic()
     table = _Table(game, statecache.load_state(game))
+    looked = started  # the queue is looked at once per STEP_BUDGET_S at most
     first = label = _step(table)
     while label in MOVED:
-        game.next_ply += 1
         game.last_progress_at = timezone.now()
-        spent = time.monotonic() - started
-        if spent > STEP_BUDGET_S and (spent > TASK_LIMIT_S or others_waiting()):
-            schedule_advance(game.pk)
-            break
+        now = time.monotonic()
+        if now - started > STEP_BUDGET_S and now - looked > STEP_BUDGET_S:
+            looked = now
+            if now - started > TASK_LIMIT_S or others_waiting():
+                schedule_advance(game.pk)
+                break
         label = _step(table)
     return first
 
@@ -324,12 +367,16 @@ def _step(table: _Table) -> str:
 def _try_submit(
     table: _Table, seat: int, decision: Decision, label: str, seat_row: Seat | None = None
 ) -> str:
+    game = table.game
     try:
-        _record(table.game, table.game.next_ply, seat, decision, table.state, seat_row)
+        moves, table.state = _record(
+            game, game.next_ply, seat, decision, table.state, seat_row, chance_follows=True
+        )
     except RefereeError as exc:
         if exc.code in ("stale_ply", "not_running"):
             return "raced"
         raise
+    game.next_ply += len(moves)
     if decision.is_fault:
         table.forget_seats()
     return label
