@@ -203,6 +203,9 @@ class BotClient:
         """
 
         def decide(payload: Any) -> dict[str, Any]:
+            index = _plain_index_reply(payload, request)
+            if index is not None:
+                return {"action": request["legal_actions"][index], "action_index": index}
             action, index = protocol.parse_act_reply(payload, request, explain)
             return {"action": action, "action_index": index}
 
@@ -363,6 +366,27 @@ class BotClient:
         except (UnicodeDecodeError, ValueError) as exc:
             raise _Failure(Fault.INVALID_JSON, f"the reply is not valid JSON: {exc}") from None
         return {"reply": payload, **interpret(payload)}
+
+
+def _plain_index_reply(payload: Any, request: Mapping[str, Any]) -> int | None:
+    """The index of the commonest good reply, ``{"request_id": <ours>, "action_index": i}``
+    with ``i`` in range, without the schema machinery; None for anything else.
+
+    Saves the full schema validation (a tenth of a millisecond) on the hot path
+    and decides exactly as :func:`protocol.parse_act_reply` would: such a reply
+    passes the schema (our own request id, an integer >= 0, no ``action``, other
+    fields ignored), echoes the id and picks ``legal_actions[i]``. Every other
+    reply, good or faulty, goes through ``parse_act_reply``.
+    """
+    if type(payload) is not dict or "action" in payload:
+        return None
+    index = payload.get("action_index")
+    if type(index) is not int or not 0 <= index < len(request["legal_actions"]):
+        return None
+    request_id = payload.get("request_id")
+    if type(request_id) is not str or request_id != request["request_id"]:
+        return None
+    return index
 
 
 def _no_constants(name: str) -> None:
