@@ -34,3 +34,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(needs_postgres)
         if item.get_closest_marker("redis") and not settings.REDIS_URL:
             item.add_marker(needs_redis)
+
+
+@pytest.fixture
+def user():
+    """A person (no password hashing: fast)."""
+    from tests.factories import UserFactory
+
+    return UserFactory(password=None)
+
+
+@pytest.fixture
+def api(user):
+    """A DRF client authenticated as ``user``."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def eager_referee(settings) -> None:
+    """Games play in this thread (the referee's eager trampoline), bots on loopback allowed.
+
+    Use with ``pytest.mark.usefixtures("eager_referee")``; tests about real
+    workers leave it out.
+    """
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.BOT_ENDPOINT_ALLOW = ["loopback"]

@@ -16,13 +16,8 @@ from tournaments import players, statecache
 from tournaments.creation import create_game
 from tournaments.models import Game, Move, Seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 TURNS = "/api/v1/bots/me/turns"
-
-
-@pytest.fixture(autouse=True)
-def _eager(settings) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
 
 
 class PullBot:

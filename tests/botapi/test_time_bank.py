@@ -21,14 +21,8 @@ from tournaments import players, referee, statecache
 from tournaments.creation import create_game
 from tournaments.models import Game, Move, Seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_time-bank-secret"
-
-
-@pytest.fixture(autouse=True)
-def _eager(settings) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.BOT_ENDPOINT_ALLOW = ["loopback"]
 
 
 def pull_game(move_time_ms: int, time_bank_ms: int) -> tuple[Game, Seat]:

@@ -23,18 +23,6 @@ from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def user():
-    return UserFactory(password=None)
-
-
-@pytest.fixture
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
 def bots_of(owner, count: int, engines_played=("manila",)):
     return [BotFactory(owner=owner, engines=list(engines_played)) for _ in range(count)]
 

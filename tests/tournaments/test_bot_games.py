@@ -19,32 +19,18 @@ from tournaments import referee
 from tournaments.creation import create_game
 from tournaments.models import Game, Seat
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_example-secret"
 
 
-@pytest.fixture(autouse=True)
-def _eager(settings) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.BOT_ENDPOINT_ALLOW = ["loopback"]
-
-
 @pytest.fixture
-def example_bots():
-    running = []
+def example_bots(serve_bots):
+    """``example_bots(engine, n)``: a greedy bot and n-1 random bots on loopback."""
 
     def start(slug: str, count: int) -> list[Bot]:
-        bots = []
-        for i in range(count):
-            handler = greedy_bot(slug) if i == 0 else RandomBot(seed=i)
-            server = serve_in_background(handler, secret=SECRET, name=f"example{i}")
-            running.append(server)
-            bots.append(BotFactory(endpoint_url=server.url, signing_secret=SECRET, engines=[slug]))
-        return bots
+        return serve_bots(slug, [greedy_bot(slug), *(RandomBot(seed=i) for i in range(1, count))])
 
-    yield start
-    for server in running:
-        server.stop()
+    return start
 
 
 @pytest.mark.parametrize("slug", ["manila", "batavia", "cargo_noir", "grog_island"])

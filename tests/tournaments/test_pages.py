@@ -24,12 +24,7 @@ from tournaments.decisions import Decision
 from tournaments.models import Game
 from tournaments.statecache import load_state
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _eager(settings) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 
 
 def play_to_the_end(game: Game, rng: random.Random) -> Game:

@@ -24,17 +24,12 @@ from tournaments.decisions import Decision
 from tournaments.models import Game
 from tournaments.statecache import load_state
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 SECRET_KEYS = {"private", "hidden", "seed"}
 MOVE_KEYS = {"type", "game", "ply", "seat", "view", "events"}
 TURN_KEYS = {"type", "game", "ply", "seat"}
 FINISH_KEYS = {"type", "game", "outcome", "seed"}
-
-
-@pytest.fixture(autouse=True)
-def _eager(settings) -> None:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
 
 
 @pytest.fixture

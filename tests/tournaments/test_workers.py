@@ -19,12 +19,9 @@ from pathlib import Path
 import pytest
 
 import engines
-from botapi.models import Bot
-from botapi.sdk import serve_in_background
 from botapi.sdk.examples.greedy import greedy_bot
 from botapi.sdk.examples.random_bot import RandomBot
 from ratings.models import RatingChange
-from tests.factories import BotFactory
 from tournaments.creation import create_game
 from tournaments.models import Game
 from tournaments.tasks import advance_game, recover_stalled
@@ -36,7 +33,6 @@ pytestmark = [
     pytest.mark.redis,
     pytest.mark.django_db(transaction=True),
 ]
-SECRET = "hms_worker-test-secret"
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 PATIENCE_SECONDS = 90
 """How long a test waits for something a working referee does in a few seconds."""
@@ -72,23 +68,6 @@ def farm(transactional_db, tmp_path: Path) -> Iterator[WorkerFarm]:
     """This test's workers; stopped before the test database is flushed."""
     with worker_farm(tmp_path) as workers:
         yield workers
-
-
-@pytest.fixture
-def serve_bots():
-    running = []
-
-    def start(slug: str, handlers: list) -> list[Bot]:
-        bots = []
-        for i, handler in enumerate(handlers):
-            server = serve_in_background(handler, secret=SECRET, name=f"bot{i}")
-            running.append(server)
-            bots.append(BotFactory(endpoint_url=server.url, signing_secret=SECRET, engines=[slug]))
-        return bots
-
-    yield start
-    for server in running:
-        server.stop()
 
 
 def table_size(slug: str) -> int:
