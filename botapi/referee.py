@@ -89,6 +89,12 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     return default_decision(legal, str(result.fault), result.detail, **record)
 
 
+def waits_for_pull(seat: Seat) -> bool:
+    """Whether the seat's bot fetches its turns itself (then ``ask_bot`` returns None)."""
+    bot = _bot_of(seat)
+    return bot is not None and bot.is_active and bot.mode == Bot.Mode.PULL
+
+
 def _bot_of(seat: Seat) -> Bot | None:
     """The seat's bot, from the loaded relation when there is one (else one query)."""
     try:

@@ -5,51 +5,74 @@ events. A seat's own secrets reach it only through its own view, fetched with
 its credentials. Publishing is best effort: a channel layer that is down
 delays a live page, never a game.
 
-With the Redis channel layer (servers mode) messages are handed to one
-background sender per process, which keeps its own event loop and Redis
-connections, and sends them in the order given: a referee worker does not
-wait for Redis, nor build an event loop per message. The in-memory layer
-(embedded mode) belongs to the web server's event loop, so there a message is
-sent at once through ``async_to_sync``, as before.
+Most games have nobody watching, and a message to an empty group reaches
+no one, so a game's messages are sent only while its group has members. With
+Redis, whether it has is asked (one ZCOUNT on the layer's own bookkeeping) at
+most every ``WATCH_CHECK_S`` per game and process, and the answer kept that
+long; the in-memory layer is looked at directly. A page that joins a game's
+group may therefore get its first message up to ``WATCH_CHECK_S`` late; every
+move message carries its ply and the whole spectator view after it, so the
+page is then up to date again, and a jump in plies tells it that events went
+by (the game's move log has them).
+
+With the Redis channel layer (servers mode) the messages of watched games go
+to one background sender per process, which keeps its own event loop and
+sends them in the order given: the referee thread does not wait for Redis.
+The in-memory layer (embedded mode) lives in this process: there messages are
+sent at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
+import time
+from collections.abc import Sequence
 from typing import Any
 
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
+
+Message = dict[str, Any]
 
 
 def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def publish(game_id: int, message: dict[str, Any]) -> None:
+def publish(game_id: int, message: Message) -> None:
     """Send ``message`` (with a "type" handler name) to everyone watching the game."""
+    publish_many(game_id, [message])
+
+
+def publish_many(game_id: int, messages: Sequence[Message]) -> None:
+    """Send ``messages`` in order, if anyone watches the game (call after they are committed)."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
-    if type(layer).__module__.startswith("channels_redis"):
-        _sender(layer).send(group_name(game_id), message)
+    group = group_name(game_id)
+    if _is_redis_layer(layer):
+        if _watchers(layer).maybe_watched(group):
+            _sender(layer).send(group, list(messages))
+        return
+    if not getattr(layer, "groups", {}).get(group):  # in-memory layer, nobody watching
         return
     try:
-        async_to_sync(layer.group_send)(group_name(game_id), message)
+        for message in messages:
+            async_to_sync(layer.group_send)(group, message)
     except Exception:
         log.warning("could not publish to game %s", game_id, exc_info=True)
 
 
-def publish_move(game_id: int, ply: int, seat: int, view: dict, events: list) -> None:
-    publish(
-        game_id,
-        {"type": "game.move", "game": game_id, "ply": ply, "seat": seat, "view": view,
-         "events": events},
-    )  # fmt: skip
+def move_message(game_id: int, ply: int, seat: int, view: dict, events: list) -> Message:
+    """The message of one applied move: its ply and seat, the spectator view, public events."""
+    return {"type": "game.move", "game": game_id, "ply": ply, "seat": seat, "view": view,
+            "events": events}  # fmt: skip
 
 
 def publish_finish(game_id: int, outcome: dict, seed: str) -> None:
@@ -59,54 +82,105 @@ def publish_finish(game_id: int, outcome: dict, seed: str) -> None:
     )
 
 
+def _is_redis_layer(layer: Any) -> bool:
+    return type(layer).__module__.startswith("channels_redis")
+
+
 class _BackgroundSender:
-    """A daemon thread running an event loop that sends queued group messages one by one."""
+    """A daemon thread that sends queued messages of watched groups, one batch at a time."""
 
     def __init__(self, layer: Any) -> None:
         self.layer = layer
         self.loop = asyncio.new_event_loop()
-        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
-        ready = threading.Event()
-        thread = threading.Thread(
-            target=self._run, args=(ready,), name="channel-publisher", daemon=True
+        self.queue: queue.SimpleQueue[tuple[str, list[Message]] | threading.Event] = (
+            queue.SimpleQueue()
         )
-        thread.start()
-        ready.wait()
+        threading.Thread(target=self._run, name="channel-publisher", daemon=True).start()
 
-    def _run(self, ready: threading.Event) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.queue = asyncio.Queue()
-        ready.set()
-        self.loop.run_until_complete(self._drain())
-
-    async def _drain(self) -> None:
-        assert self.queue is not None
-        while True:
-            group, message = await self.queue.get()
-            try:
-                await self.layer.group_send(group, message)
-            except Exception:
-                log.warning("could not publish to %s", group, exc_info=True)
-            finally:
-                self.queue.task_done()
-
-    def send(self, group: str, message: dict[str, Any]) -> None:
-        assert self.queue is not None
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, (group, message))
+    def send(self, group: str, messages: list[Message]) -> None:
+        self.queue.put((group, messages))
 
     def flush(self, timeout: float = 5.0) -> bool:
-        """Wait until everything queued so far was sent (tests, orderly shutdown)."""
-        assert self.queue is not None
-        future = asyncio.run_coroutine_threadsafe(self.queue.join(), self.loop)
+        """Wait until everything queued so far was handled (tests, orderly shutdown)."""
+        done = threading.Event()
+        self.queue.put(done)
+        return done.wait(timeout)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        while True:
+            item = self.queue.get()
+            if isinstance(item, threading.Event):
+                item.set()
+                continue
+            group, messages = item
+            try:
+                for message in messages:
+                    self.loop.run_until_complete(self.layer.group_send(group, message))
+            except Exception:
+                log.warning("could not publish to %s", group, exc_info=True)
+
+
+WATCH_CHECK_S = 0.5
+"""How long a process trusts its last look at whether a game's group has members."""
+
+
+class _Watchers:
+    """Whether groups of a Redis channel layer have members, looked up at most every
+    ``WATCH_CHECK_S`` per group (thread-safe; one per layer and process)."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self._seen: dict[str, tuple[float, bool]] = {}
+        self._clients: dict[int, redis.Redis] = {}
+        self._lock = threading.Lock()
+
+    def maybe_watched(self, group: str) -> bool:
+        """The group's last known state; True when it cannot tell (sending is harmless)."""
+        now = time.monotonic()
+        seen = self._seen.get(group)
+        if seen is not None and now - seen[0] < WATCH_CHECK_S:
+            return seen[1]
         try:
-            future.result(timeout)
-        except TimeoutError:
-            return False
-        return True
+            watched = self.count(group) > 0
+        except Exception:  # sending anyway is harmless; asking again at once would not be
+            log.warning("could not look at the members of %s", group, exc_info=True)
+            watched = True
+        with self._lock:
+            if len(self._seen) > 10_000:  # games come and go: forget the stale answers
+                self._seen = {g: s for g, s in self._seen.items() if now - s[0] < WATCH_CHECK_S}
+            self._seen[group] = (now, watched)
+        return watched
+
+    def count(self, group: str) -> int:
+        """Members of the group that have not expired (the layer's own bookkeeping)."""
+        layer = self.layer
+        index = layer.consistent_hash(group)
+        with self._lock:
+            client = self._clients.get(index)
+            if client is None:
+                client = self._clients[index] = _sync_client(layer.hosts[index])
+        oldest = int(time.time()) - layer.group_expiry
+        return client.zcount(layer._group_key(group), oldest, "+inf")
+
+
+def _sync_client(host: dict[str, Any]) -> redis.Redis:
+    """A plain Redis client for one of the layer's hosts (as channels_redis configures them).
+
+    Short timeouts: the referee's thread asks it, and must not hang on a Redis that is down.
+    """
+    options = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, **host}
+    address = options.pop("address", None)
+    if address is not None:
+        return redis.Redis.from_url(address, **options)
+    return redis.Redis(**options)
 
 
 _senders: dict[int, _BackgroundSender] = {}
 _senders_lock = threading.Lock()
+
+
+_watchers_of: dict[int, _Watchers] = {}
 
 
 def _sender(layer: Any) -> _BackgroundSender:
@@ -115,6 +189,14 @@ def _sender(layer: Any) -> _BackgroundSender:
         if sender is None or sender.layer is not layer:
             sender = _senders[id(layer)] = _BackgroundSender(layer)
         return sender
+
+
+def _watchers(layer: Any) -> _Watchers:
+    with _senders_lock:
+        watchers = _watchers_of.get(id(layer))
+        if watchers is None or watchers.layer is not layer:
+            watchers = _watchers_of[id(layer)] = _Watchers(layer)
+        return watchers
 
 
 def flush(timeout: float = 5.0) -> bool:

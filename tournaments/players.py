@@ -35,6 +35,19 @@ def ask(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     return None
 
 
+def answers_at_once(seat: Seat) -> bool:
+    """Whether ``ask`` decides now (a push bot, or a bot that cannot play and gets its default).
+
+    A person or a pull bot is only told it is their turn (and a clock started),
+    which the referee does only once the move before is committed.
+    """
+    if seat.competitor.kind != Competitor.Kind.BOT:
+        return False
+    from botapi.referee import waits_for_pull
+
+    return not waits_for_pull(seat)
+
+
 def game_started(game: Game) -> None:
     """Tell the bots' side that a game began (push bots get a ``start`` message)."""
     from botapi.referee import game_started as bots_game_started

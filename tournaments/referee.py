@@ -11,20 +11,19 @@ returns and the person's move (or their clock) calls ``submit`` later.
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from contextlib import nullcontext
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
 
-from . import broadcast, players, statecache
+from . import broadcast, claims, players, statecache
 from .decisions import Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
 from .models import Game, Move, Outcome, Seat
@@ -40,7 +39,7 @@ class RefereeError(Exception):
         self.code = code
 
 
-STEP_BUDGET_S = 0.05
+STEP_BUDGET_S = 0.25
 """How long one ``advance`` goes on taking further steps before it lets other games have a turn."""
 
 TASK_LIMIT_S = 1.0
@@ -112,51 +111,72 @@ def _record(
     never changed. ``seat_row``, if given, is the seat as it should be stored
     with the move (its event cursor and time bank, changed in memory by the
     bot call): it is written by the claim itself, so a lost claim writes
-    nothing. With ``chance_follows`` the chance moves that come right after
-    this one (dice, draws: the seed fixes them) are claimed in the same
-    statement, each its own move and its own message; no one decides between
-    them, so a separate commit for each would only cost a round trip.
+    nothing. A fault is counted in the same transaction as the claim.
     """
-    try:
-        state.check_action(seat, decision.action)
-    except IllegalAction as exc:
-        raise RefereeError("illegal_action", str(exc)) from None
-    after = state.clone()
-    played = [(seat, decision, *_apply(after, seat, decision.action))]
-    if chance_follows:
-        dealer = Dealer(game.seed)
-        while after.to_move and after.to_move[0] == CHANCE and len(played) < MAX_CHANCE_RUN:
-            chance = Decision(dealer.choose(after), source=Move.Source.CHANCE)
-            played.append((CHANCE, chance, *_apply(after, CHANCE, chance.action)))
+    played = _play(game, ply, seat, decision, state, chance_follows=chance_follows)
     counts_fault = decision.is_fault and decision.fault_kind != FORFEITED and seat != CHANCE
     with transaction.atomic() if counts_fault else nullcontext():
-        moves = _claim_plies(game, ply, [(s, d) for s, d, _, _ in played], seat_row)
+        moves = claims.claim_plies(game, ply, played.decisions, seat_row)
         if moves is None:
             _refuse_unless_current(Game.objects.filter(pk=game.pk).first(), game.pk, ply)
             raise RefereeError("stale_ply", f"ply {ply} of game {game.pk} was taken")
         if counts_fault:
             _count_fault(game, seat)
-    # A copy now: the caller goes on changing ``after``; the callbacks may run later.
-    snapshot, last = after.clone(), ply + len(played)
-    transaction.on_commit(lambda: statecache.remember(game, last, snapshot, copy=False))
-    for offset, (mover, _, view, events) in enumerate(played):
-        transaction.on_commit(
-            lambda p=ply + offset, m=mover, v=view, e=events: broadcast.publish_move(
-                game.pk, p, m, v, e
+    transaction.on_commit(lambda: played.committed(game))
+    return moves, played.after
+
+
+class _Played:
+    """A checked decision applied to a copy of the state, with the chance moves right after it.
+
+    With ``chance_follows`` the chance moves that come right after the
+    decision (dice, draws: the seed fixes them) are applied too, and claimed
+    in the same statement, each its own move and its own message; no one
+    decides between them, so a separate commit for each would only cost a
+    round trip.
+    """
+
+    def __init__(self, ply: int, after: State) -> None:
+        self.ply = ply
+        self.after = after
+        self.decisions: list[tuple[int, Decision]] = []
+        self.messages: list[dict] = []
+
+    def committed(self, game: Game) -> None:
+        """Once the claim is committed: keep the state for the next rebuild, tell live pages."""
+        statecache.remember(game, self.ply + len(self.decisions), self.after.clone(), copy=False)
+        broadcast.publish_many(game.pk, self.messages)
+
+
+def _play(
+    game: Game, ply: int, seat: int, decision: Decision, state: State, *, chance_follows: bool
+) -> _Played:
+    try:
+        state.check_action(seat, decision.action)
+    except IllegalAction as exc:
+        raise RefereeError("illegal_action", str(exc)) from None
+    played = _Played(ply, state.clone())
+    after = played.after
+    mover = seat
+    while True:
+        seen = len(after.events)
+        after.apply(mover, decision.action)
+        played.decisions.append((mover, decision))
+        played.messages.append(
+            broadcast.move_message(
+                game.pk, ply + len(played.messages), mover, after.view(None), after.events[seen:]
             )
         )
-    return moves, after
+        if not (chance_follows and after.to_move and after.to_move[0] == CHANCE):
+            return played
+        if len(played.decisions) >= MAX_CHANCE_RUN:
+            return played
+        mover = CHANCE
+        decision = Decision(Dealer(game.seed).choose(after), source=Move.Source.CHANCE)
 
 
 MAX_CHANCE_RUN = 64
 """At most this many chance moves are claimed together with the move before them."""
-
-
-def _apply(state: State, seat: int, action: dict) -> tuple[dict, list]:
-    """Apply a checked action; the spectator view after it and the events it made."""
-    seen = len(state.events)
-    state.apply(seat, action)
-    return state.view(None), state.events[seen:]
 
 
 def _refuse_unless_current(game: Game | None, game_id: int, ply: int) -> None:
@@ -168,105 +188,6 @@ def _refuse_unless_current(game: Game | None, game_id: int, ply: int) -> None:
         raise RefereeError(
             "stale_ply", f"ply {ply} is not current: game {game_id} is at ply {game.next_ply}"
         )
-
-
-def _claim_plies(
-    game: Game, ply: int, decisions: list[tuple[int, Decision]], seat_row: Seat | None = None
-) -> list[Move] | None:
-    """Advance the game's ``next_ply`` past the moves and log them, atomically; None if taken.
-
-    ``decisions`` are (seat, decision) of plies ``ply``, ``ply + 1``, ... The
-    conditional UPDATE (still running, still at ``ply``) is the lock: a second
-    writer waits for the first to commit, then matches no row. On PostgreSQL
-    the writes are one statement (a data-modifying CTE), one round trip;
-    elsewhere a short transaction does the same. ``seat_row``'s event cursor
-    and time bank are stored in the same statement, only if the claim succeeds.
-    """
-    moves = [
-        Move(
-            game_id=game.pk,
-            ply=ply + offset,
-            seat=seat,
-            action=decision.action,
-            source=decision.source,
-            latency_ms=decision.latency_ms,
-            fault_kind=decision.fault_kind,
-            fault_detail=decision.fault_detail,
-            request_excerpt=decision.request_excerpt,
-            reply_excerpt=decision.reply_excerpt,
-        )
-        for offset, (seat, decision) in enumerate(decisions)
-    ]
-    now = timezone.now()
-    conn = connections[Game.objects.db]
-    if conn.vendor != "postgresql":
-        still_current = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, next_ply=ply)
-        with transaction.atomic():
-            if not still_current.update(next_ply=ply + len(moves), last_progress_at=now):
-                return None
-            for move in moves:
-                move.save(force_insert=True)
-            if seat_row is not None:
-                Seat.objects.filter(pk=seat_row.pk).update(
-                    events_sent=seat_row.events_sent, bank_left_ms=seat_row.bank_left_ms
-                )
-        return moves
-    params: list = [ply + len(moves), now, game.pk, ply, Game.Status.RUNNING]
-    if seat_row is not None:
-        params += [seat_row.events_sent, seat_row.bank_left_ms, seat_row.pk]
-    for move in moves:
-        params += [f.get_db_prep_save(f.pre_save(move, add=True), conn) for f in _move_fields()]
-    sql = _claim_sql(conn, with_seat=seat_row is not None, count=len(moves))
-    with conn.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    if not rows:
-        return None
-    for move, (_, pk) in zip(moves, sorted(rows), strict=True):
-        move.pk = pk
-        move._state.adding = False
-    return moves
-
-
-@functools.cache
-def _move_fields() -> list:
-    return [f for f in Move._meta.concrete_fields if not f.primary_key]
-
-
-_claim_sql_cache: dict[tuple[str, bool, int], str] = {}
-
-
-def _claim_sql(conn, *, with_seat: bool, count: int) -> str:
-    """The claim statement (built once per database and shape: it is the same every move).
-
-    One ``INSERT ... SELECT ... FROM claimed`` per move (each row only if the
-    claim matched), then their ids with their order.
-    """
-    key = (conn.alias, with_seat, count)
-    sql = _claim_sql_cache.get(key)
-    if sql is None:
-        quote = conn.ops.quote_name
-        parts = [
-            f"claimed AS (UPDATE {quote(Game._meta.db_table)} "
-            "SET next_ply = %s, last_progress_at = %s "
-            "WHERE id = %s AND next_ply = %s AND status = %s RETURNING id)"
-        ]
-        if with_seat:
-            parts.append(
-                f"seat_kept AS (UPDATE {quote(Seat._meta.db_table)} "
-                "SET events_sent = %s, bank_left_ms = %s "
-                "WHERE id = %s AND EXISTS (SELECT 1 FROM claimed))"
-            )
-        columns = ", ".join(quote(f.column) for f in _move_fields())
-        placeholders = ", ".join(["%s"] * len(_move_fields()))
-        for i in range(count):
-            parts.append(
-                f"m{i} AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) "
-                f"SELECT {placeholders} FROM claimed RETURNING id)"
-            )
-        ids = " UNION ALL ".join(f"SELECT {i}, id FROM m{i}" for i in range(count))
-        sql = _claim_sql_cache[key] = f"WITH {', '.join(parts)} {ids}"
-    return sql
 
 
 def _count_fault(game: Game, position: int) -> None:
@@ -294,7 +215,8 @@ def advance(game_id: int) -> str:
     The game row, its seats (with their bots) and the state are read once per
     task and kept up to date in memory by the steps, which write them only
     through their claims: a step whose claim fails ("raced") ends the task, and
-    the next task reads everything afresh.
+    the next task reads everything afresh. A bot's move is claimed while the
+    next bot is asked (see ``_Table.claim_later``).
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
@@ -302,30 +224,49 @@ def advance(game_id: int) -> str:
     started = time.monotonic()
     table = _Table(game, statecache.load_state(game))
     looked = started  # the queue is looked at once per STEP_BUDGET_S at most
-    first = label = _step(table)
-    while label in MOVED:
-        game.last_progress_at = timezone.now()
-        now = time.monotonic()
-        if now - started > STEP_BUDGET_S and now - looked > STEP_BUDGET_S:
-            looked = now
-            if now - started > TASK_LIMIT_S or others_waiting():
-                schedule_advance(game.pk)
-                break
-        label = _step(table)
+    try:
+        first = label = _step(table)
+        while label in MOVED:
+            game.last_progress_at = timezone.now()
+            now = time.monotonic()
+            if now - started > STEP_BUDGET_S and now - looked > STEP_BUDGET_S:
+                looked = now
+                if now - started > TASK_LIMIT_S or others_waiting():
+                    if table.settled():
+                        schedule_advance(game.pk)
+                    break
+            label = _step(table)
+    finally:
+        table.settled()  # never leave a claim unread on the connection
     return first
 
 
+class _ClaimLost(Exception):
+    """The claim sent for the previous move found its ply taken (another worker moved)."""
+
+
 class _Table:
-    """What one ``advance`` task knows of its game: the row, the state, the seats."""
+    """What one ``advance`` task knows of its game: the row, the state, the seats.
+
+    The row and the state are those after the last move this task claimed,
+    which may still be on its way to the database (``pending``): a push bot
+    is asked for the next move meanwhile, since its question depends only on
+    that state. Anything else that depends on the claim (another claim, a
+    notice to a person, a clock, the result, another read) first waits for
+    it (``settle``). If it was lost, the bot's answer is dropped, nothing
+    else is written, and the task ends ("raced").
+    """
 
     def __init__(self, game: Game, state: State) -> None:
         self.game = game
         self.state = state
         self._seats: dict[int, Seat] | None = None
+        self._pending: tuple[claims.PendingClaim, _Played] | None = None
 
     def seat(self, position: int) -> Seat:
         """The seat with its competitor and bot (all seats in one query, once per task)."""
         if self._seats is None:
+            self.settle()
             rows = Seat.objects.filter(game=self.game).select_related("competitor__bot")
             self._seats = {row.position: row for row in rows}
         return self._seats[position]
@@ -334,12 +275,48 @@ class _Table:
         """Read the seats again at the next step (after a fault changed them in the database)."""
         self._seats = None
 
+    def claim_later(self, seat: int, decision: Decision, seat_row: Seat) -> int:
+        """Send the claim of a bot's good move (and the chance after it); the plies it takes."""
+        self.settle()
+        game = self.game
+        played = _play(game, game.next_ply, seat, decision, self.state, chance_follows=True)
+        pending = claims.send_claim(game, game.next_ply, played.decisions, seat_row)
+        self._pending = (pending, played)
+        self.state = played.after
+        game.next_ply += len(played.decisions)
+        return len(played.decisions)
+
+    def settle(self) -> None:
+        """Wait for the claim on its way, if any; raise _ClaimLost if its ply was taken."""
+        if self._pending is None:
+            return
+        (pending, played), self._pending = self._pending, None
+        if pending.result() is None:
+            raise _ClaimLost
+        played.committed(self.game)
+
+    def settled(self) -> bool:
+        """``settle``, saying whether everything this task claimed is in the log."""
+        try:
+            self.settle()
+        except _ClaimLost:
+            log.info("game %s: a claim of this task was lost to another worker", self.game.pk)
+            return False
+        return True
+
 
 def _step(table: _Table) -> str:
     """Get and submit the decision owed at ``game.next_ply`` (or finish the game)."""
+    try:
+        return _next_step(table)
+    except _ClaimLost:
+        return "raced"
+
+
+def _next_step(table: _Table) -> str:
     game, state = table.game, table.state
-    ply = game.next_ply
     if state.is_over:
+        table.settle()
         return "finished" if finish(game.pk) else "raced"
     seat = state.to_move[0]
     if seat == CHANCE:
@@ -358,15 +335,22 @@ def _step(table: _Table) -> str:
             legal, "timeout", f"no move within {allowed_ms} ms; default action"
         )
         return _try_submit(table, seat, decision, "default", seat_row)
-    decision = players.ask(game, seat_row, state, ply)
+    if not players.answers_at_once(seat_row):
+        table.settle()  # a person or pull bot is told it is their turn: only once it is
+    decision = players.ask(game, seat_row, state, game.next_ply)
     if decision is None:
         return "waiting"
+    if not decision.is_fault:
+        table.claim_later(seat, decision, seat_row)
+        return "played"
     return _try_submit(table, seat, decision, "played", seat_row)
 
 
 def _try_submit(
     table: _Table, seat: int, decision: Decision, label: str, seat_row: Seat | None = None
 ) -> str:
+    """Record a decision now (chance, defaults, faults), after any claim still on its way."""
+    table.settle()
     game = table.game
     try:
         moves, table.state = _record(

@@ -37,7 +37,9 @@ def published(monkeypatch) -> list[dict[str, Any]]:
     """Every message sent to a game group, as the channel layer would serialise it."""
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr(
-        broadcast, "publish", lambda game_id, m: sent.append(json.loads(json.dumps(m)))
+        broadcast,
+        "publish_many",
+        lambda game_id, messages: sent.extend(json.loads(json.dumps(m)) for m in messages),
     )
     return sent
 

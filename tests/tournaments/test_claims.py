@@ -1,0 +1,97 @@
+"""Claims sent without waiting (PostgreSQL): they log once, lose cleanly and leave the
+connection as they found it."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from tests.factories import CompetitorFactory
+from tournaments import claims
+from tournaments.creation import create_game
+from tournaments.decisions import Decision
+from tournaments.models import Game, Move
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def game(settings) -> Game:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    people = CompetitorFactory.create_batch(3, kind="person")
+    game = create_game("manila", people, seed="claims")
+    game.refresh_from_db()  # the referee played the opening chance moves
+    return game
+
+
+def bot_move(**extra) -> Decision:
+    return Decision({"kind": "test"}, source=Move.Source.BOT, latency_ms=3, **extra)
+
+
+def test_a_sent_claim_logs_its_moves_and_moves_the_game_on(game) -> None:
+    seat = game.seats.get(position=0)
+    seat.events_sent, seat.bank_left_ms = 7, 1234
+    ply = game.next_ply
+    pending = claims.send_claim(game, ply, [(0, bot_move()), (-1, bot_move())], seat)
+    moves = pending.result()
+    assert [m.ply for m in moves] == [ply, ply + 1]
+    assert all(m.pk for m in moves)
+    game.refresh_from_db()
+    seat.refresh_from_db()
+    assert game.next_ply == ply + 2
+    assert (seat.events_sent, seat.bank_left_ms) == (7, 1234)
+    stored = Move.objects.get(pk=moves[0].pk)
+    assert (stored.action, stored.latency_ms, stored.source) == ({"kind": "test"}, 3, "bot")
+    assert pending.result() is moves  # read once, kept
+
+
+def test_a_claim_for_a_ply_already_taken_writes_nothing(game) -> None:
+    seat = game.seats.get(position=0)
+    ply = game.next_ply
+    assert claims.claim_plies(game, ply, [(0, bot_move())]) is not None
+    seat.events_sent = 99
+    before = Move.objects.count()
+    assert claims.send_claim(game, ply, [(0, bot_move())], seat).result() is None
+    assert Move.objects.count() == before
+    seat.refresh_from_db()
+    assert seat.events_sent != 99, "the seat is written only with a successful claim"
+    with connection.cursor() as cursor:  # the connection is free again
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+
+
+def test_the_connection_is_usable_between_claims_and_after_an_error(game) -> None:
+    ply = game.next_ply
+    claims.send_claim(game, ply, [(0, bot_move())]).result()
+    Game.objects.filter(pk=game.pk).update(next_ply=ply)  # the log now disagrees with next_ply
+    with pytest.raises(IntegrityError):
+        claims.send_claim(game, ply, [(0, bot_move())]).result()
+    assert Move.objects.filter(game=game, ply=ply).count() == 1
+    assert Game.objects.get(pk=game.pk).next_ply == ply, "the failed statement changed nothing"
+
+
+def test_a_session_that_lost_its_prepared_statements_prepares_them_again(game) -> None:
+    ply = game.next_ply
+    claims.send_claim(game, ply, [(0, bot_move())]).result()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    assert claims.send_claim(game, ply + 1, [(0, bot_move())]).result() is not None
+    assert Game.objects.get(pk=game.pk).next_ply == ply + 2
+
+
+def test_nul_characters_from_a_bot_are_stored_replaced(game) -> None:
+    """PostgreSQL text cannot hold NUL: a bot must not be able to make its move unstorable."""
+    decision = bot_move(reply_excerpt='{"action_index": 0}\x00junk', fault_detail="a\x00b")
+    moves = claims.send_claim(game, game.next_ply, [(0, decision)]).result()
+    stored = Move.objects.get(pk=moves[0].pk)
+    assert stored.reply_excerpt == '{"action_index": 0}\ufffdjunk'
+    assert stored.fault_detail == "a\ufffdb"
+
+
+def test_inside_a_transaction_the_claim_is_part_of_it(game) -> None:
+    ply = game.next_ply
+    with pytest.raises(RuntimeError), transaction.atomic():
+        assert claims.send_claim(game, ply, [(0, bot_move())]).result() is not None
+        raise RuntimeError("roll back")
+    assert not Move.objects.filter(game=game, ply=ply).exists()
+    assert Game.objects.get(pk=game.pk).next_ply == ply
