@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine", default="manila")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=40, help="games played at once (throughput)")
-    parser.add_argument("--sequential", type=int, default=5, help="games one by one (latency)")
+    parser.add_argument("--sequential", type=int, default=15, help="games one by one (latency)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pool", default="threads", help="threads, gevent, prefork, solo")
     parser.add_argument("--concurrency", type=int, default=16, help="per worker")
