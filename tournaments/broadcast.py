@@ -53,20 +53,31 @@ def publish(game_id: int, message: Message) -> None:
 def publish_many(game_id: int, messages: Sequence[Message]) -> None:
     """Send ``messages`` in order, if anyone watches the game (call after they are committed)."""
     layer = get_channel_layer()
-    if layer is None or not messages:
+    if not messages or not _watched(layer, game_id):
         return
     group = group_name(game_id)
     if _is_redis_layer(layer):
-        if _watchers(layer).maybe_watched(group):
-            _sender(layer).send(group, list(messages))
-        return
-    if not getattr(layer, "groups", {}).get(group):  # in-memory layer, nobody watching
+        _sender(layer).send(group, list(messages))
         return
     try:
         for message in messages:
             async_to_sync(layer.group_send)(group, message)
     except Exception:
         log.warning("could not publish to game %s", game_id, exc_info=True)
+
+
+def maybe_watched(game_id: int) -> bool:
+    """Whether the game's messages are worth building now (see ``WATCH_CHECK_S``)."""
+    return _watched(get_channel_layer(), game_id)
+
+
+def _watched(layer: Any, game_id: int) -> bool:
+    if layer is None:
+        return False
+    group = group_name(game_id)
+    if _is_redis_layer(layer):
+        return _watchers(layer).maybe_watched(group)
+    return bool(getattr(layer, "groups", {}).get(group))  # the in-memory layer: look
 
 
 def move_message(game_id: int, ply: int, seat: int, view: dict, events: list) -> Message:

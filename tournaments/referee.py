@@ -157,16 +157,19 @@ def _play(
         raise RefereeError("illegal_action", str(exc)) from None
     played = _Played(ply, state.clone())
     after = played.after
+    watched = broadcast.maybe_watched(game.pk)  # else no message is built (nor its view)
     mover = seat
     while True:
         seen = len(after.events)
         after.apply(mover, decision.action)
         played.decisions.append((mover, decision))
-        played.messages.append(
-            broadcast.move_message(
-                game.pk, ply + len(played.messages), mover, after.view(None), after.events[seen:]
-            )
-        )
+        if watched:
+            played.messages.append(
+                broadcast.move_message(
+                    game.pk, ply + len(played.decisions) - 1, mover, after.view(None),
+                    after.events[seen:],
+                )
+            )  # fmt: skip
         if not (chance_follows and after.to_move and after.to_move[0] == CHANCE):
             return played
         if len(played.decisions) >= MAX_CHANCE_RUN:

@@ -36,6 +36,7 @@ FINISH_KEYS = {"type", "game", "outcome", "seed"}
 def published(monkeypatch) -> list[dict[str, Any]]:
     """Every message sent to a game group, as the channel layer would serialise it."""
     sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(broadcast, "maybe_watched", lambda game_id: True)
     monkeypatch.setattr(
         broadcast,
         "publish_many",
