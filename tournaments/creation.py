@@ -35,11 +35,15 @@ def create_game(
     round_number: int | None = None,
     move_time_ms: int = 5000,
     time_bank_ms: int = 0,
+    enforce_capacity: bool = True,
 ) -> Game:
     """Create a running game with its seats and let the referee start it after commit.
 
     The seed is random unless given; only ``sha256(seed)`` is public until the
-    game is finished, so nobody can precompute the dice.
+    game is finished, so nobody can precompute the dice. A bot already playing
+    its ``max_concurrent_games`` makes this raise ``botapi.capacity.BotAtCapacity``
+    (the check locks the bots' rows until the game is committed);
+    ``enforce_capacity=False`` is for benchmarks and tests that mean to exceed it.
     """
     try:
         rules = engines.get(engine)
@@ -55,6 +59,10 @@ def create_game(
     if seed is not None and not 0 < len(seed) <= MAX_SEED_LENGTH:
         raise GameSetupError(f"a seed has 1 to {MAX_SEED_LENGTH} characters")
     seed = seed if seed is not None else secrets.token_hex(16)
+    if enforce_capacity:
+        from botapi.capacity import check_capacity
+
+        check_capacity(competitors)
     now = timezone.now()
     game = Game.objects.create(
         engine=engine,

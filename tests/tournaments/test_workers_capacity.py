@@ -70,3 +70,20 @@ def test_two_creators_cannot_both_take_a_bots_last_slot() -> None:
         thread.join()
     assert sorted(results) == ["created", "refused"]
     assert unfinished_games([bot.competitor_id]) == {bot.competitor_id: 1}
+
+
+def test_create_game_itself_refuses_a_bot_at_capacity_and_writes_nothing(settings) -> None:
+    """Every creator (API, demo, tournaments) goes through create_game, so the limit holds."""
+    from tournaments.creation import create_game
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    busy = BotFactory(max_concurrent_games=1, engines=["manila"])
+    seated_game(busy)
+    people = CompetitorFactory.create_batch(2, kind="person")
+    before = Game.objects.count()
+    with pytest.raises(BotAtCapacity):
+        create_game("manila", [busy.competitor, *people])
+    assert Game.objects.count() == before
+
+    game = create_game("manila", [busy.competitor, *people], enforce_capacity=False)
+    assert game.seats.filter(competitor=busy.competitor).exists()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -21,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from botapi.api.errors import Conflict
-from botapi.capacity import BotAtCapacity, check_capacity
+from botapi.capacity import BotAtCapacity
 from tournaments import spectator
 from tournaments.api import serializers as s
 from tournaments.creation import GameSetupError, create_game
@@ -112,17 +111,15 @@ class GameViewSet(
         data = body.validated_data
         competitors = [bot.competitor for bot in data["seats"]]
         try:
-            with transaction.atomic():
-                check_capacity(competitors)  # locks the bots' rows until the game exists
-                game = create_game(
-                    data["engine"],
-                    competitors,
-                    options=data["options"],
-                    seed=data.get("seed"),
-                    rated=data["rated"],
-                    move_time_ms=data["move_time_ms"],
-                    time_bank_ms=data["time_bank_ms"],
-                )
+            game = create_game(
+                data["engine"],
+                competitors,
+                options=data["options"],
+                seed=data.get("seed"),
+                rated=data["rated"],
+                move_time_ms=data["move_time_ms"],
+                time_bank_ms=data["time_bank_ms"],
+            )
         except BotAtCapacity as exc:
             raise Conflict(f"a bot is busy: {exc}", "bot_at_capacity") from None
         except GameSetupError as exc:
