@@ -80,7 +80,7 @@ def submit(
     in the same task instead of queueing the next step.
 
     The checks run on the state at ``ply``, which the committed log fixes for
-    good; the write then claims the ply atomically (``_claim_plies``), so a
+    good; the write then claims the ply atomically (``claims.claim_plies``), so a
     competitor who got there first makes it write nothing.
     """
     if (seat == CHANCE) != (decision.source == Move.Source.CHANCE):
@@ -143,8 +143,12 @@ class _Played:
         self.messages: list[dict] = []
 
     def committed(self, game: Game) -> None:
-        """Once the claim is committed: keep the state for the next rebuild, tell live pages."""
-        statecache.remember(game, self.ply + len(self.decisions), self.after.clone(), copy=False)
+        """Once the claim is committed: keep the state for the next rebuild, tell live pages.
+
+        The state is kept as it is: no step changes a state in place (``_play``
+        applies to a copy), and the cache hands out copies.
+        """
+        statecache.remember(game, self.ply + len(self.decisions), self.after, copy=False)
         broadcast.publish_many(game.pk, self.messages)
 
 
