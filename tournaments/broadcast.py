@@ -188,26 +188,25 @@ def _sync_client(host: dict[str, Any]) -> redis.Redis:
 
 
 _senders: dict[int, _BackgroundSender] = {}
+_watchers_of: dict[int, _Watchers] = {}
 _senders_lock = threading.Lock()
 
 
-_watchers_of: dict[int, _Watchers] = {}
-
-
 def _sender(layer: Any) -> _BackgroundSender:
-    with _senders_lock:
-        sender = _senders.get(id(layer))
-        if sender is None or sender.layer is not layer:
-            sender = _senders[id(layer)] = _BackgroundSender(layer)
-        return sender
+    return _one_per_layer(_senders, layer, _BackgroundSender)
 
 
 def _watchers(layer: Any) -> _Watchers:
+    return _one_per_layer(_watchers_of, layer, _Watchers)
+
+
+def _one_per_layer(registry: dict[int, Any], layer: Any, make: Any) -> Any:
+    """The registry's object for this layer, made on first use (a new layer gets a new one)."""
     with _senders_lock:
-        watchers = _watchers_of.get(id(layer))
-        if watchers is None or watchers.layer is not layer:
-            watchers = _watchers_of[id(layer)] = _Watchers(layer)
-        return watchers
+        kept = registry.get(id(layer))
+        if kept is None or kept.layer is not layer:
+            kept = registry[id(layer)] = make(layer)
+        return kept
 
 
 def flush(timeout: float = 5.0) -> bool:
