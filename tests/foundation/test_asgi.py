@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import HttpCommunicator, WebsocketCommunicator
@@ -10,6 +13,19 @@ from harbormaster.asgi import application
 
 # Channels closes stale database connections around every websocket event.
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def collect_request_threads() -> Iterator[None]:
+    """Close the database connection of each request's finished thread now.
+
+    Django's ASGI handler runs a request's view in a thread of its own; that
+    thread's connection is closed only when a reference cycle around it is
+    collected, and until then pytest-django cannot drop the test database
+    (it waits 5 s, then warns "being accessed by other users").
+    """
+    yield
+    gc.collect()
 
 
 def test_http_is_served_by_django() -> None:
