@@ -31,7 +31,8 @@ def _push_seats(game: Game) -> list[tuple[int, Bot]]:
     return [(position, bots[c]) for position, c in seats if c in bots]
 
 
-def _game_info(game: Game, seat: int) -> dict:
+def game_info(game: Game, seat: int) -> dict:
+    """The ``game`` object of every request about this game to ``seat``'s bot (act included)."""
     return protocol.game_info(
         game_id=game.pk,
         engine=game.engine,
@@ -47,7 +48,7 @@ def notify_start(game: Game) -> int:
     players = [s.competitor.name for s in game.seats.select_related("competitor")]
     return _send(
         game,
-        lambda seat: protocol.start_request(game=_game_info(game, seat), players=players),
+        lambda seat: protocol.start_request(game=game_info(game, seat), players=players),
     )
 
 
@@ -58,7 +59,7 @@ def notify_finish(game: Game) -> int:
     return _send(
         game,
         lambda seat: protocol.finish_request(
-            game=_game_info(game, seat), outcome=outcome, forfeited=forfeited
+            game=game_info(game, seat), outcome=outcome, forfeited=forfeited
         ),
     )
 

@@ -21,6 +21,7 @@ from tournaments.models import Game, Move, Seat
 from . import protocol, services
 from .client import default_client
 from .models import Bot
+from .notify import game_info
 
 
 def decision_deadline_ms(game: Game, seat: Seat) -> int:
@@ -56,13 +57,7 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     if bot.mode == Bot.Mode.PULL:
         return None
     request = protocol.act_request(
-        game=protocol.game_info(
-            game_id=game.pk,
-            engine=state.engine,
-            num_players=state.num_players,
-            options=state.options,
-            seat=seat.position,
-        ),
+        game=game_info(game, seat.position),
         ply=ply,
         deadline_ms=decision_deadline_ms(game, seat),
         view=state.view(seat.position),

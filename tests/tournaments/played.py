@@ -1,9 +1,10 @@
-"""Games with a real move log written straight to the database, for tests that read games.
+"""Games with a real move log, for tests that read games, and people playing through the referee.
 
 ``played_game`` plays an engine with ``Dealer(seed)`` for chance and random legal
 actions for the seats, and stores the moves, seats and (when finished) the
 outcome exactly as the referee would, but without it: fast, and usable inside
-an ordinary (rolled-back) test transaction.
+an ordinary (rolled-back) test transaction. ``play_as_people`` instead plays
+a running game through ``referee.submit``, as people would.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from django.utils import timezone
 import engines
 from engines import CHANCE, Dealer
 from ratings.results import final_ranks
+from tournaments import referee
+from tournaments.decisions import Decision
 from tournaments.models import Competitor, Game, Move, Outcome, Seat
+from tournaments.statecache import load_state
 
 
 def played_game(
@@ -72,3 +76,24 @@ def played_game(
         ranks = final_ranks(result["ranks"], [False] * len(competitors))
         Outcome.objects.create(game=game, scores=result["scores"], ranks=ranks)
     return game
+
+
+def play_as_people(
+    game: Game, rng: random.Random, *, absent: int | None = None, limit: int = 20_000
+) -> None:
+    """Submit random legal moves for whoever is to move until the game ends.
+
+    The referee plays chance itself, and never waits for the ``absent`` seat
+    (one that forfeited): both are asserted.
+    """
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return
+        state = load_state(game)
+        seat = state.to_move[0]
+        assert seat != CHANCE, "advance should have played chance already"
+        assert seat != absent, "a forfeited seat is never waited for"
+        action = rng.choice(state.legal_actions(seat))
+        referee.submit(game.pk, game.next_ply, seat, Decision(action))
+    raise AssertionError("game did not end")

@@ -17,27 +17,11 @@ import engines
 from engines import CHANCE
 from ratings.models import Rating
 from tests.factories import CompetitorFactory
-from tests.tournaments.played import played_game
-from tournaments import referee
+from tests.tournaments.played import play_as_people, played_game
 from tournaments.creation import create_game
-from tournaments.decisions import Decision
 from tournaments.models import Game
-from tournaments.statecache import load_state
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
-
-
-def play_to_the_end(game: Game, rng: random.Random) -> Game:
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            return game
-        state = load_state(game)
-        seat = state.to_move[0]
-        referee.submit(
-            game.pk, game.next_ply, seat, Decision(rng.choice(state.legal_actions(seat)))
-        )
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture
@@ -46,7 +30,9 @@ def finished_games():
     games = []
     for index in range(2):
         game = create_game("manila", players[index:] + players[:index], seed=f"page-{index}")
-        games.append(play_to_the_end(game, random.Random(index)))
+        play_as_people(game, random.Random(index))
+        game.refresh_from_db()
+        games.append(game)
     return players, games
 
 

@@ -18,11 +18,10 @@ import pytest
 
 import engines
 from tests.factories import CompetitorFactory
-from tournaments import broadcast, referee
+from tests.tournaments.played import play_as_people
+from tournaments import broadcast
 from tournaments.creation import create_game
-from tournaments.decisions import Decision
 from tournaments.models import Game
-from tournaments.statecache import load_state
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
@@ -51,19 +50,6 @@ def keys_anywhere(value: Any) -> set[str]:
     if isinstance(value, list):
         return {k for v in value for k in keys_anywhere(v)}
     return set()
-
-
-def play_as_people(game: Game, rng: random.Random) -> None:
-    for _ in range(20_000):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            return
-        state = load_state(game)
-        seat = state.to_move[0]
-        referee.submit(
-            game.pk, game.next_ply, seat, Decision(rng.choice(state.legal_actions(seat)))
-        )
-    raise AssertionError("game did not end")
 
 
 @pytest.mark.parametrize("slug", ENGINES)

@@ -18,6 +18,7 @@ from django.utils import timezone
 import engines
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory
+from tests.tournaments.played import play_as_people
 from tournaments import referee
 from tournaments.creation import GameSetupError, create_game
 from tournaments.decisions import Decision
@@ -29,20 +30,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 def people(n: int):
     return CompetitorFactory.create_batch(n, kind="person")
-
-
-def play_as_people(game: Game, rng: random.Random, limit: int = 5000) -> None:
-    """Submit random legal moves for whoever is to move until the game ends."""
-    for _ in range(limit):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            return
-        state = load_state(game)
-        seat = state.to_move[0]
-        assert seat != engines.CHANCE, "advance should have played chance already"
-        action = rng.choice(state.legal_actions(seat))
-        referee.submit(game.pk, game.next_ply, seat, Decision(action))
-    raise AssertionError("game did not end")
 
 
 def test_a_full_game_ends_with_a_gap_free_replayable_log_and_ratings_once() -> None:
@@ -137,25 +124,12 @@ def test_faults_forfeit_the_seat_which_then_plays_defaults_and_ranks_last() -> N
         Decision(state.legal_actions(seat)[0], source="default", fault_kind="timeout"),
     )  # fmt: skip
     assert Seat.objects.get(game=game, position=seat).forfeited
-    play_as_people_except(game, seat, random.Random(3))
+    play_as_people(game, random.Random(3), absent=seat)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.outcome.ranks[seat] == 3
     forfeited_moves = game.moves.filter(seat=seat, fault_kind="forfeited")
     assert forfeited_moves.exists() and all(m.source == "default" for m in forfeited_moves)
-
-
-def play_as_people_except(game: Game, absent: int, rng: random.Random) -> None:
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status != Game.Status.RUNNING:
-            return
-        state = load_state(game)
-        seat = state.to_move[0]
-        assert seat != absent, "a forfeited seat is never waited for"
-        referee.submit(
-            game.pk, game.next_ply, seat, Decision(rng.choice(state.legal_actions(seat)))
-        )
 
 
 def test_an_expired_clock_plays_the_default_with_a_timeout_fault() -> None:
