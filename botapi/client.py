@@ -116,6 +116,22 @@ def excerpt(text: str, limit: int) -> str:
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
+def storable(value: Any) -> Any:
+    """``value`` with every NUL character in its strings replaced by U+FFFD.
+
+    Everything in a CallResult may be stored (on a move, on the bot), and
+    PostgreSQL text cannot hold NUL: a bot must not be able to make its own
+    move, or its health record, unstorable by sending one.
+    """
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [storable(v) for v in value]
+    return value
+
+
 class _Failure(Exception):
     """Internal: ends an exchange with a fault."""
 
@@ -259,13 +275,16 @@ class BotClient:
             fields = {"fault": failure.fault, "detail": failure.detail}
         except protocol.ProtocolFault as fault:
             fields = {"fault": Fault(fault.kind), "detail": fault.detail}
+        for name in ("detail", "reply"):  # may quote the bot's own text
+            if name in fields:
+                fields[name] = storable(fields[name])
         return CallResult(
             **base,
             **fields,
             latency_ms=exchange.latency_ms,
             status_code=exchange.status_code,
-            reply_excerpt=excerpt(
-                exchange.body.decode("utf-8", errors="replace"), self.excerpt_chars
+            reply_excerpt=storable(
+                excerpt(exchange.body.decode("utf-8", errors="replace"), self.excerpt_chars)
             ),
         )
 

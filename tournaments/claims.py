@@ -253,8 +253,6 @@ def _text(value: Any) -> bytes | None:
 
 
 def _value(field: Any, value: Any) -> Any:
-    if isinstance(value, str):
-        value = value.replace("\x00", "\ufffd")  # PostgreSQL text cannot hold NUL
     return _Json(field, value) if isinstance(field, JSONField) else value
 
 

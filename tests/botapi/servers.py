@@ -23,6 +23,8 @@ Paths (the request body must be an ``act`` or ``ping`` request):
 ``/illegal``       an action that is not legal
 ``/out-of-range``  an action_index past the end of legal_actions
 ``/bad-schema``    JSON without action or action_index
+``/nul``           a ping reply whose name holds NUL (``\\u0000``); to ``act``,
+                   not JSON, with a raw NUL byte
 =================  =========================================================
 
 Every request is recorded in ``server.received`` (path, headers, body) so
@@ -194,6 +196,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Location", "/action")
         self.send_header("Content-Length", "0")
         self.end_headers()
+
+    def _nul(self, request: dict) -> None:
+        if request["kind"] == "ping":
+            reply = {"request_id": request["request_id"], "name": "nul\u0000bot", "version": "1"}
+            self._json(200, reply)
+        else:
+            self._raw(200, b'{"action_index": 0\x00}')
 
     def _error(self, request: dict) -> None:
         self._json(500, {"error": "the bot crashed"})

@@ -87,6 +87,18 @@ def test_ping_returns_name_and_version(server: MisbehavingServer, client: BotCli
     assert result.reply == {"name": "loopy", "version": "2.1"}
 
 
+def test_nul_from_a_bot_never_reaches_the_result(
+    server: MisbehavingServer, client: BotClient
+) -> None:
+    """Everything in a result may be stored, and PostgreSQL text cannot hold NUL."""
+    ping = client.ping(server.url("/nul"), SECRET)
+    assert ping.ok and ping.reply["name"] == "nul\ufffdbot"
+    act = client.act(server.url("/nul"), SECRET, act_request())
+    assert act.fault == Fault.INVALID_JSON
+    assert "\ufffd" in act.reply_excerpt
+    assert "\x00" not in act.reply_excerpt + act.detail + ping.reply_excerpt
+
+
 def test_start_and_finish_need_only_a_2xx(server: MisbehavingServer, client: BotClient) -> None:
     start = protocol.start_request(game=GAME)
     assert client.notify(server.url("/ping"), SECRET, start).ok

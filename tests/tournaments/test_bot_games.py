@@ -80,6 +80,23 @@ def test_a_faulty_bot_gets_defaults_then_forfeits_and_ranks_last(example_bots) -
     assert bad.consecutive_faulty_games == 1
 
 
+def test_a_bot_sending_nul_gets_its_fault_stored(example_bots) -> None:
+    """PostgreSQL text cannot hold NUL: the bot's reply is stored with U+FFFD instead."""
+    good = example_bots("manila", 2)
+    broken = MisbehavingServer().start()
+    try:
+        bad = BotFactory(endpoint_url=broken.url("/nul"), signing_secret=SECRET)
+        game = create_game(
+            "manila", [bad.competitor, *(b.competitor for b in good)], move_time_ms=2000
+        )
+    finally:
+        broken.stop()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    fault = game.moves.filter(seat=0, fault_kind="invalid_json").first()
+    assert fault is not None and "\ufffd" in fault.reply_excerpt
+
+
 def test_a_pull_bot_is_waited_for() -> None:
     bots = [BotFactory(mode="pull", endpoint_url="") for _ in range(3)]
     game = create_game("manila", [b.competitor for b in bots])

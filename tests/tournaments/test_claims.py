@@ -79,15 +79,6 @@ def test_a_session_that_lost_its_prepared_statements_prepares_them_again(game) -
     assert Game.objects.get(pk=game.pk).next_ply == ply + 2
 
 
-def test_nul_characters_from_a_bot_are_stored_replaced(game) -> None:
-    """PostgreSQL text cannot hold NUL: a bot must not be able to make its move unstorable."""
-    decision = bot_move(reply_excerpt='{"action_index": 0}\x00junk', fault_detail="a\x00b")
-    moves = claims.send_claim(game, game.next_ply, [(0, decision)]).result()
-    stored = Move.objects.get(pk=moves[0].pk)
-    assert stored.reply_excerpt == '{"action_index": 0}\ufffdjunk'
-    assert stored.fault_detail == "a\ufffdb"
-
-
 def test_inside_a_transaction_the_claim_is_part_of_it(game) -> None:
     ply = game.next_ply
     with pytest.raises(RuntimeError), transaction.atomic():
