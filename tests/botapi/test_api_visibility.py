@@ -223,3 +223,13 @@ def test_the_schema_documents_visibility_and_the_open_listing() -> None:
     assert set(components["OpenBot"]["properties"]) == PUBLIC_FIELDS
     assert "visibility" in components["Bot"]["properties"]
     assert "visibility" in components["PatchedBotRequest"]["properties"]
+
+
+def test_the_open_listing_costs_the_same_queries_for_any_number_of_bots(
+    bots, django_assert_max_num_queries
+) -> None:
+    """Owners and competitors come with the bots (no query per entry)."""
+    BotFactory.create_batch(10, visibility="challenge")
+    with django_assert_max_num_queries(2):  # the count and the page
+        answer = APIClient().get(OPEN)
+    assert answer.json()["count"] == 14
