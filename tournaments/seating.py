@@ -69,6 +69,20 @@ def open_bots() -> QuerySet[Bot]:
     return Bot.objects.filter(_open()).select_related("competitor", "owner")
 
 
+def challengeable() -> Q:
+    """Bots any user may seat now: open to challenges (or house bots) and active."""
+    open_to_all = Q(visibility=Bot.Visibility.CHALLENGE) | Q(
+        owner__username=example_bots_username()
+    )
+    return open_to_all & Q(status=Bot.Status.ACTIVE)
+
+
+def is_challengeable(bot: Bot) -> bool:
+    """:func:`challengeable` for one bot already loaded (with its owner)."""
+    open_to_all = bot.visibility == Bot.Visibility.CHALLENGE or is_house_bot(bot)
+    return open_to_all and bot.is_active
+
+
 def seatable_bots(user: Any) -> QuerySet[Bot]:
     """The bots ``user`` may name at a table: their own and the open ones.
 

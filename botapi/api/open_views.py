@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import filters, mixins, viewsets
 from rest_framework.permissions import AllowAny
@@ -32,13 +32,6 @@ def playing(bots: QuerySet[Bot], engine: str) -> QuerySet[Bot]:
         return bots.filter(engines__contains=[engine])
     # SQLite has no JSON containment; the stored text holds each slug in quotes.
     return bots.filter(engines__icontains=f'"{engine}"')
-
-
-def challengeable() -> Q:
-    """Bots any user may seat now: open to challenges (or house bots) and active."""
-    return (
-        Q(visibility=Bot.Visibility.CHALLENGE) | Q(owner__username=seating.example_bots_username())
-    ) & Q(status=Bot.Status.ACTIVE)
 
 
 @extend_schema_view(
@@ -88,6 +81,6 @@ class OpenBotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         if "owner" in params:
             queryset = queryset.filter(owner__username=params["owner"])
         if params.get("challengeable") is not None:
-            wanted = challengeable()
+            wanted = seating.challengeable()
             queryset = queryset.filter(wanted if params["challengeable"] else ~wanted)
         return queryset

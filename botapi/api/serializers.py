@@ -275,7 +275,7 @@ class OpenBotSerializer(serializers.ModelSerializer):
         )
     )
     def get_challengeable(self, bot: Bot) -> bool:
-        return self.get_visibility(bot) == Bot.Visibility.CHALLENGE and bot.is_active
+        return seating.is_challengeable(bot)
 
 
 class OpenBotFilterSerializer(serializers.Serializer):
