@@ -31,6 +31,7 @@ class BotAdminForm(forms.ModelForm):
             "mode",
             "endpoint_url",
             "max_concurrent_games",
+            "visibility",
             "status",
             "status_reason",
         ]
@@ -58,13 +59,14 @@ class BotAdmin(admin.ModelAdmin):
         "name",
         "owner",
         "mode",
+        "visibility",
         "status",
         "last_ping_ok",
         "last_ping_at",
         "consecutive_faulty_games",
         "created_at",
     ]
-    list_filter = ["status", "mode"]
+    list_filter = ["status", "mode", "visibility"]
     search_fields = ["name", "owner__username", "endpoint_url"]
     list_select_related = ["owner"]
     readonly_fields = [
@@ -104,6 +106,7 @@ class BotAdmin(admin.ModelAdmin):
             endpoint_url=obj.endpoint_url,
             description=obj.description,
             max_concurrent_games=obj.max_concurrent_games,
+            visibility=obj.visibility,
         )
         if obj.status != Bot.Status.ACTIVE:
             bot.status, bot.status_reason = obj.status, obj.status_reason

@@ -8,6 +8,10 @@ the bot a timeout it did not earn, while a game that is never started costs
 nothing. A game counts from creation until it is finished or aborted; a bot
 seated twice at one table (self-play) plays one game.
 
+The limit is the bot's, not its owner's: games created by anyone count (the
+owner's own, challenges by other users, tournament pairings), and the refusal
+names the bot as ``owner/bot``, since bots of different owners may share a name.
+
 Call :func:`check_capacity` inside the transaction that creates the game: it
 locks the bots' rows (in primary-key order, so two creators cannot deadlock),
 so two games created at the same moment cannot both take a bot's last slot.
@@ -31,7 +35,7 @@ class BotAtCapacity(ValueError):
 
     def __init__(self, bots: list[Bot]) -> None:
         self.bots = bots
-        names = ", ".join(f"{bot.name} ({bot.max_concurrent_games})" for bot in bots)
+        names = ", ".join(f"{bot.competitor.name} ({bot.max_concurrent_games})" for bot in bots)
         super().__init__(f"already playing as many games as they allow at once: {names}")
 
 
@@ -47,11 +51,13 @@ def unfinished_games(competitor_ids: Iterable[int]) -> dict[int, int]:
 
 def bots_at_capacity(competitors: Iterable[Competitor], *, lock: bool = False) -> list[Bot]:
     """The bots among ``competitors`` that may not join one more game now."""
-    ids = sorted({competitor.pk for competitor in competitors})
-    bots = Bot.objects.filter(competitor_id__in=ids).order_by("pk")
+    by_id = {competitor.pk: competitor for competitor in competitors}
+    bots = Bot.objects.filter(competitor_id__in=sorted(by_id)).order_by("pk")
     if lock:
         bots = bots.select_for_update()
     bots = list(bots)
+    for bot in bots:
+        bot.competitor = by_id[bot.competitor_id]  # for the names: no query, no lock
     playing = unfinished_games(bot.competitor_id for bot in bots)
     return [bot for bot in bots if playing.get(bot.competitor_id, 0) >= bot.max_concurrent_games]
 

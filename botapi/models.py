@@ -66,6 +66,17 @@ class Bot(models.Model):
         SUSPENDED = "suspended", "suspended (by its owner or after faulty games)"
         DISABLED = "disabled", "disabled by the staff"
 
+    class Visibility(models.TextChoices):
+        """Who besides its owner may seat the bot; the owner always may.
+
+        ``challenge`` includes everything ``tournament`` allows: a bot that
+        accepts challenges from anyone also plays in tournaments and the arena.
+        """
+
+        PRIVATE = "private", "private: only its owner seats it"
+        CHALLENGE = "challenge", "open to challenges from anyone, and to tournaments and the arena"
+        TOURNAMENT = "tournament", "open to tournaments and the arena only"
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
     )
@@ -91,6 +102,13 @@ class Bot(models.Model):
     signing_secret = models.CharField(max_length=100, editable=False)
     pull_token_hash = models.CharField(max_length=64, blank=True, editable=False)
     pull_token_hint = models.CharField(max_length=12, blank=True, editable=False)
+    visibility = models.CharField(
+        max_length=10,
+        choices=Visibility.choices,
+        default=Visibility.PRIVATE,
+        help_text="Who besides its owner may seat it: nobody, anyone (an unrated challenge), "
+        "or only tournaments and the arena.",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     status_reason = models.CharField(max_length=500, blank=True)
     status_changed_at = models.DateTimeField(null=True, blank=True)

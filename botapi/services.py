@@ -112,6 +112,7 @@ def register_bot(
     endpoint_url: str = "",
     description: str = "",
     max_concurrent_games: int = 4,
+    visibility: str = Bot.Visibility.PRIVATE,
 ) -> tuple[Bot, NewCredentials]:
     """Create the bot and its competitor together; return the credentials to show once.
 
@@ -135,6 +136,7 @@ def register_bot(
                 endpoint_url=endpoint_url,
                 signing_secret=secret,
                 max_concurrent_games=max_concurrent_games,
+                visibility=visibility,
                 status_changed_at=timezone.now(),
             )
             _set_pull_token(bot, pull_token)
@@ -153,7 +155,15 @@ def update_bot(bot: Bot, changes: dict[str, Any]) -> None:
     switching to pull mode makes none: the owner gets one, shown once, from
     :func:`rotate_pull_token`.
     """
-    allowed = {"name", "description", "engines", "mode", "endpoint_url", "max_concurrent_games"}
+    allowed = {
+        "name",
+        "description",
+        "engines",
+        "mode",
+        "endpoint_url",
+        "max_concurrent_games",
+        "visibility",
+    }
     unknown = set(changes) - allowed
     if unknown:
         raise ValueError(f"not changeable here: {sorted(unknown)}")

@@ -17,6 +17,7 @@ from botapi import services
 from botapi.api import visibility
 from botapi.models import MAX_CONCURRENT_GAMES_LIMIT, Bot, engine_slugs
 from botapi.ssrf import EndpointRefused
+from tournaments import seating
 from tournaments.models import Game, Move
 
 READ_ONLY_HINTS = {
@@ -43,6 +44,24 @@ class RefuseUnknownFieldsMixin:
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)
+
+
+class VisibilityField(serializers.ChoiceField):
+    """Who besides its owner may seat the bot; a bad value is refused naming the choices."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        choices = ", ".join(Bot.Visibility.values)
+        kwargs.setdefault(
+            "help_text",
+            "Who besides you may seat this bot: private (nobody; the default), challenge "
+            "(anyone, in unrated challenges, and tournaments and the arena), tournament "
+            "(tournaments and the arena only).",
+        )
+        kwargs.setdefault(
+            "error_messages",
+            {"invalid_choice": f'"{{input}}" is not a visibility; choose one of: {choices}.'},
+        )
+        super().__init__(choices=Bot.Visibility.choices, **kwargs)
 
 
 class BotHealthSerializer(serializers.ModelSerializer):
@@ -75,6 +94,7 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
     max_concurrent_games = serializers.IntegerField(
         min_value=1, max_value=MAX_CONCURRENT_GAMES_LIMIT, required=False
     )
+    visibility = VisibilityField(required=False)
     health = BotHealthSerializer(source="*", read_only=True)
     has_pull_token = serializers.BooleanField(read_only=True)
 
@@ -88,6 +108,7 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
             "mode",
             "endpoint_url",
             "max_concurrent_games",
+            "visibility",
             "status",
             "status_reason",
             "status_changed_at",
@@ -203,6 +224,73 @@ class BotFilterSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Bot.Mode.choices, required=False)
     engine = serializers.ChoiceField(
         choices=engine_slugs(), required=False, help_text="Bots that play this engine."
+    )
+
+
+class OpenBotSerializer(serializers.ModelSerializer):
+    """A bot as anyone may see it in the open listing: what is needed to pick an opponent.
+
+    Deliberately a short, explicit list: never the endpoint, credentials,
+    health, status reason, description or limits, which are the owner's.
+    """
+
+    owner = serializers.CharField(source="owner.username", help_text="The owner's username.")
+    competitor = serializers.CharField(
+        source="competitor.name", help_text="The name on seats and leaderboards (owner/bot)."
+    )
+    visibility = serializers.SerializerMethodField()
+    house = serializers.SerializerMethodField()
+    challengeable = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Bot
+        fields = [
+            "id",
+            "name",
+            "owner",
+            "competitor",
+            "engines",
+            "visibility",
+            "status",
+            "house",
+            "challengeable",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(VisibilityField())
+    def get_visibility(self, bot: Bot) -> str:
+        """A house bot takes challenges whatever is stored, so it is shown as ``challenge``."""
+        return Bot.Visibility.CHALLENGE if seating.is_house_bot(bot) else bot.visibility
+
+    @extend_schema_field(
+        serializers.BooleanField(help_text="An example bot of the service: anyone may seat it.")
+    )
+    def get_house(self, bot: Bot) -> bool:
+        return seating.is_house_bot(bot)
+
+    @extend_schema_field(
+        serializers.BooleanField(
+            help_text="Whether any user may seat it in a game (POST /api/v1/games/) now: "
+            "open to challenges (or a house bot) and active."
+        )
+    )
+    def get_challengeable(self, bot: Bot) -> bool:
+        return seating.is_challengeable(bot)
+
+
+class OpenBotFilterSerializer(serializers.Serializer):
+    """Query parameters of the open listing."""
+
+    engine = serializers.ChoiceField(
+        choices=engine_slugs(), required=False, help_text="Bots that play this engine."
+    )
+    status = serializers.ChoiceField(choices=Bot.Status.choices, required=False)
+    owner = serializers.CharField(required=False, max_length=150, help_text="An owner's username.")
+    challengeable = serializers.BooleanField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="true: only bots anyone may seat now; false: only the others.",
     )
 
 

@@ -1,6 +1,7 @@
 """Routes of the bot API, mounted at /api/v1/ by ``harbormaster/urls.py``.
 
-Bot ids are digits only, so ``bots/me/...`` stays free for the pull API.
+Bot ids are digits only, so ``bots/me/...`` stays free for the pull API and
+``bots/open/...`` for the public listing of open bots.
 """
 
 from __future__ import annotations
@@ -9,11 +10,13 @@ from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from botapi.api import pull_views
+from botapi.api.open_views import OpenBotViewSet
 from botapi.api.views import BotViewSet, TokenView
 
 app_name = "api"
 
 router = SimpleRouter(trailing_slash=True)
+router.register("bots/open", OpenBotViewSet, basename="open-bot")
 router.register("bots", BotViewSet, basename="bot")
 
 urlpatterns = [

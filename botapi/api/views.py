@@ -1,7 +1,8 @@
 """Bot endpoints of the REST API. Thin: input through serializers, rules in ``botapi.services``.
 
 Every bot lookup is limited to the requester's own bots, so another user's
-bot answers 404 exactly like a bot that does not exist.
+bot answers 404 exactly like a bot that does not exist (what others may see
+of an open bot is in ``open_views``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def _query(serializer_class: type, request: Request) -> dict[str, Any]:
     partial_update=extend_schema(
         summary="Change a bot",
         description=(
-            "Name, description, engines, mode, endpoint_url and max_concurrent_games. "
+            "Name, description, engines, mode, endpoint_url, max_concurrent_games and "
+            "visibility (who besides you may seat the bot; it applies to games created from "
+            "then on). "
             "Switching to push mode revokes the pull token; switching to pull mode needs "
             "POST rotate-pull-token/ to get one."
         ),

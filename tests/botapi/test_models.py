@@ -128,6 +128,7 @@ def test_admin_registers_a_bot_with_its_competitor_and_shows_the_secret_once(cli
             "mode": "push",
             "endpoint_url": "http://127.0.0.1:9/",
             "max_concurrent_games": 2,
+            "visibility": "challenge",
             "status": "active",
             "status_reason": "",
         },
@@ -136,6 +137,7 @@ def test_admin_registers_a_bot_with_its_competitor_and_shows_the_secret_once(cli
     assert response.status_code == 200
     bot = Bot.objects.get(name="admin-made")
     assert bot.competitor.name == f"{owner.username}/admin-made"
+    assert bot.visibility == "challenge"
     shown = [str(m) for m in response.context["messages"]]
     assert any(bot.signing_secret in message for message in shown)
     change = client.get(f"/admin/botapi/bot/{bot.pk}/change/").content.decode()
@@ -154,6 +156,7 @@ def test_admin_refuses_a_private_endpoint_and_disables_with_a_reason(client, set
         "mode": "push",
         "endpoint_url": "http://10.0.0.1/",
         "max_concurrent_games": 4,
+        "visibility": "tournament",
         "status": "disabled",
         "status_reason": "spam",
     }
@@ -164,4 +167,5 @@ def test_admin_refuses_a_private_endpoint_and_disables_with_a_reason(client, set
     assert client.post(f"/admin/botapi/bot/{bot.pk}/change/", form).status_code == 302
     bot.refresh_from_db()
     assert (bot.status, bot.status_reason) == ("disabled", "spam")
+    assert bot.visibility == "tournament"
     assert bot.status_changed_at is not None

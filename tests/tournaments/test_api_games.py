@@ -18,7 +18,7 @@ from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
 from tournaments.creation import GameSetupError, create_game
 from tournaments.models import Game, Move, Seat
-from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
+from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME, no_such_bot
 
 pytestmark = pytest.mark.django_db
 
@@ -114,16 +114,14 @@ def test_another_users_bot_cannot_be_seated(api, user) -> None:
     before = db_snapshot()
     answer = api.post("/api/v1/games/", body([mine[0], theirs, mine[1]]), format="json")
     assert answer.status_code == 400
-    assert answer.json() == {
-        "seats": {"1": {"bot": [f"no bot {theirs.pk} among yours or the example bots"]}}
-    }
+    assert answer.json() == {"seats": {"1": {"bot": [no_such_bot(theirs.pk)]}}}
     assert db_snapshot() == before
     missing = api.post(
         "/api/v1/games/", {"engine": "manila", "seats": [{"bot": 999_999}] * 3}, format="json"
     )
-    assert missing.json()["seats"]["0"] == {
-        "bot": ["no bot 999999 among yours or the example bots"]
-    }, "a missing bot and another user's bot look the same"
+    assert missing.json()["seats"]["0"] == {"bot": [no_such_bot(999_999)]}, (
+        "a missing bot and another user's bot look the same"
+    )
 
 
 def test_inactive_bots_and_bots_of_other_games_are_refused(api, user) -> None:

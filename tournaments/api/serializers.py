@@ -14,7 +14,7 @@ import engines
 from botapi.api.serializers import RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
 from tournaments.models import Game
-from tournaments.seating import SeatRefused, bot_for_seat
+from tournaments.seating import ChallengeRated, SeatRefused, bot_for_seat, decide_rated
 
 MAX_MOVE_TIME_MS = 60_000
 MAX_TIME_BANK_MS = 600_000
@@ -41,7 +41,9 @@ class SeatSpecSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     """One seat of a new game, in seat order. Bots only for now; people get seats later."""
 
     bot = serializers.IntegerField(
-        min_value=1, help_text="Id of one of your bots, or of an example bot."
+        min_value=1,
+        help_text="Id of one of your bots, of an example bot, or of another owner's bot open "
+        "to challenges (GET /api/v1/bots/open/); the last makes the game an unrated challenge.",
     )
 
 
@@ -56,7 +58,10 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
         many=True, help_text="The players in seat order (seat 0 moves first where it matters)."
     )
     rated = serializers.BooleanField(
-        required=False, default=True, help_text="Whether the result changes ratings."
+        required=False,
+        help_text="Whether the result changes ratings. Default true, except for a challenge "
+        "(a game seating another owner's bot), which is always unrated: left out it is false, "
+        "and true is refused.",
     )
     seed = serializers.CharField(
         required=False,
@@ -71,7 +76,7 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     )
 
     def validate_seats(self, seats: list[dict[str, Any]]) -> list[Any]:
-        """Each seat's bot must be the caller's (or an example bot), active and for this game."""
+        """Each seat's bot must be seatable by the caller (``tournaments.seating``)."""
         engine = self.initial_data.get("engine") if isinstance(self.initial_data, dict) else None
         if engine not in engine_slugs():
             return seats  # the engine field reports the problem
@@ -102,6 +107,11 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
             attrs["options"] = rules.check_setup(count, attrs.get("options"))
         except engines.InvalidGame as exc:
             raise serializers.ValidationError({"options": [str(exc)]}) from None
+        user = self.context["request"].user
+        try:
+            attrs["rated"] = decide_rated(user, attrs["seats"], attrs.get("rated"))
+        except ChallengeRated as refused:
+            raise serializers.ValidationError({"rated": [str(refused)]}) from None
         if "seed" in attrs and attrs["rated"]:
             raise serializers.ValidationError(
                 {

@@ -2,8 +2,9 @@
 shown in ``tournaments.spectator``, the audit in ``tournaments.verification``.
 
 Reading a game is public (the same record the game page shows to anyone);
-creating one needs an authenticated user, who may seat their own bots and the
-example bots (``tournaments.seating``).
+creating one needs an authenticated user, who may seat their own bots, the
+example bots and other owners' bots open to challenges (``tournaments.seating``;
+a game with another owner's bot is an unrated challenge).
 """
 
 from __future__ import annotations
@@ -97,10 +98,14 @@ class GameViewSet(
     @extend_schema(
         summary="Create a game between bots",
         description=(
-            "Seat your own bots and/or the example bots (by id, in seat order). The seed is "
+            "Seat your own bots, the example bots and other owners' bots open to challenges "
+            "(GET /api/v1/bots/open/), by id, in seat order. A game seating another owner's bot "
+            "is a challenge and always unrated (`rated` left out means false; true is a 400). "
+            "Another owner's private bot is refused exactly like a missing id. The seed is "
             "random unless given; a game with a chosen seed cannot be rated. The referee starts "
             "the game at once; the answer is the game as it stands then. A bot already playing "
-            "its `max_concurrent_games` is refused (409 `bot_at_capacity`)."
+            "its `max_concurrent_games`, in games created by anyone, is refused "
+            "(409 `bot_at_capacity`)."
         ),
         request=s.GameCreateSerializer,
         responses={201: s.GameDetailSerializer, 409: AT_CAPACITY},
