@@ -13,14 +13,26 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 
 from botapi import services
 from botapi.models import Bot
 from botapi.ssrf import EndpointRefused
+from tournaments.admin import NamesProtectedRecords
+from tournaments.models import engine_choices
 
 
 class BotAdminForm(forms.ModelForm):
+    # One checkbox per registered engine; saves the same JSON list of slugs the API saves.
+    engines = forms.MultipleChoiceField(
+        choices=engine_choices,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The engines this bot plays.",
+    )
+
     class Meta:
         model = Bot
         fields = [
@@ -53,7 +65,7 @@ class BotAdminForm(forms.ModelForm):
 
 
 @admin.register(Bot)
-class BotAdmin(admin.ModelAdmin):
+class BotAdmin(NamesProtectedRecords, admin.ModelAdmin):
     form = BotAdminForm
     list_display = [
         "name",
@@ -117,3 +129,18 @@ class BotAdmin(admin.ModelAdmin):
         if credentials.pull_token:
             shown += f" - pull token: {credentials.pull_token}"
         messages.warning(request, shown)
+
+    # Deleting a bot is deleting its competitor (``services.delete_bot``): the
+    # delete pages list what that removes, and name the seats that protect a
+    # bot with game history, so it is refused there as the API refuses it.
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
+        competitors = [bot.competitor for bot in objs]
+        return super().get_deleted_objects(competitors, request)
+
+    def delete_model(self, request: HttpRequest, obj: Bot) -> None:
+        services.delete_bot(obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Bot]) -> None:
+        with transaction.atomic():
+            for bot in queryset.select_related("competitor"):
+                services.delete_bot(bot)

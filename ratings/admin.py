@@ -1,7 +1,9 @@
 """Admin pages for ``ratings``: read-only, since ratings come only from game results.
 
-A wrong rating is fixed by fixing the game log and running
-``manage.py recompute_ratings``, never by editing a number.
+Nothing here is added, edited or deleted: a wrong rating is fixed by fixing
+the game log and running ``manage.py recompute_ratings``, never by editing a
+number, and a deleted change or scope would leave ratings whose games no
+longer count.
 """
 
 from __future__ import annotations

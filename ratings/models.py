@@ -86,13 +86,19 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    """What one game did to one competitor's rating in one scope and system."""
+    """What one game did to one competitor's rating in one scope and system.
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    Every reference is ``PROTECT``: deleting the game, the competitor or the
+    scope (or the league that owns it) would erase the change while the
+    rating keeps its effect, so the database refuses. Only
+    ``ratings.recompute`` deletes changes, and it rebuilds the ratings with them.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rating_changes")
     competitor = models.ForeignKey(
-        Competitor, on_delete=models.CASCADE, related_name="rating_changes"
+        Competitor, on_delete=models.PROTECT, related_name="rating_changes"
     )
-    scope = models.ForeignKey(RatingScope, on_delete=models.CASCADE, related_name="changes")
+    scope = models.ForeignKey(RatingScope, on_delete=models.PROTECT, related_name="changes")
     system = models.CharField(max_length=20)
     rank = models.PositiveSmallIntegerField()
     before_value = models.FloatField()

@@ -1,36 +1,119 @@
 """Admin pages for ``tournaments``: organisers manage leagues and inspect games.
 
-Games, seats and moves are the referee's record: shown read-only here, since
-editing a move log by hand would make a game disagree with its replay.
+Games, seats, moves and outcomes are the referee's record: shown here, never
+added, edited or deleted (no admin path may leave a game that disagrees with
+its replay, or a rating whose game is gone). What the database would have to
+destroy with a competitor, league or tournament is protected by its foreign
+keys, and the admin's delete page names the protected rows.
+
+Hidden information stays hidden here too (``tournaments.spectator.is_public``
+decides, as for the public pages): until a game is finished, its seed, its
+moves' actions and the bots' request/reply excerpts (which carry a seat's
+private view) are not shown, and the seed is not searchable.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from .models import Competitor, Game, League, Move, Outcome, Seat, Tournament
+from .spectator import is_public
+
+HIDDEN = "hidden until the game is finished"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """The referee writes these rows; people only read them (no add, change or delete)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class NamesProtectedRecords:
+    """A ModelAdmin mixin: a delete that would reach the record names the rows that stop it.
+
+    Django's delete pages list the ``PROTECT``-ed rows (seats, rating changes)
+    that refuse a delete -- unless the cascade also reaches a model the user may
+    not delete (ratings), when they only say "no permission". The protected
+    rows are the real reason, so they are what the page shows; the delete is
+    refused either way.
+    """
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> tuple[Any, ...]:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(  # type: ignore[misc]
+            objs, request
+        )
+        if protected:
+            perms_needed = set()
+        return deleted, counts, perms_needed, protected
+
+
+def game_links(game: Game) -> SafeString:
+    """Links to the game's public page and to its verification."""
+    return format_html(
+        '<a href="{}">public page</a> | <a href="{}">verification</a>',
+        reverse("tournaments:game", args=[game.pk]),
+        reverse("games-api:game-verify", args=[game.pk]),
+    )
 
 
 @admin.register(Competitor)
-class CompetitorAdmin(admin.ModelAdmin):
+class CompetitorAdmin(NamesProtectedRecords, admin.ModelAdmin):
+    """Competitors are made by bot registration and by people playing; seats refer to them.
+
+    Name, kind and user are what the records say who played, so they are not
+    edited here; a competitor with seats cannot be deleted (``Seat.competitor``
+    is ``PROTECT``), and the delete page says so.
+    """
+
     list_display = ("name", "kind", "user", "created_at")
     list_filter = ("kind",)
     search_fields = ("name", "user__username")
 
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(NamesProtectedRecords, admin.ModelAdmin):
     list_display = ("name", "engine", "created_at")
     list_filter = ("engine",)
     prepopulated_fields = {"slug": ("name",)}
     search_fields = ("name",)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: League | None = None) -> list[str]:
+        # Its games and ratings were played with this engine: it is fixed once there are any.
+        if obj is not None and (obj.games.exists() or obj.tournaments.exists()):
+            return ["engine"]
+        return []
+
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
     list_display = ("name", "engine", "league", "created_at")
     list_filter = ("engine",)
     search_fields = ("name",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
+        if obj is not None and obj.games.exists():
+            return ["engine", "league"]
+        return []
 
 
 class SeatInline(admin.TabularInline):
@@ -39,28 +122,120 @@ class SeatInline(admin.TabularInline):
     can_delete = False
     readonly_fields = ("position", "competitor", "forfeited", "fault_count")
 
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The referee writes these rows; people only read them."""
-
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    list_display = ("pk", "engine", "status", "rated", "league", "next_ply", "finished_at")
+    list_display = (
+        "pk",
+        "engine",
+        "status",
+        "rated",
+        "league",
+        "next_ply",
+        "finished_at",
+        "links",
+    )
     list_filter = ("engine", "status", "rated")
+    search_fields = ("seats__competitor__name",)
+    fields = (
+        "links",
+        "engine",
+        "engine_version",
+        "num_players",
+        "options",
+        "seed_shown",
+        "seed_commitment",
+        "status",
+        "rated",
+        "league",
+        "tournament",
+        "round_number",
+        "move_time_ms",
+        "time_bank_ms",
+        "next_ply",
+        "created_at",
+        "started_at",
+        "last_progress_at",
+        "finished_at",
+    )
+    readonly_fields = ("links", "seed_shown")
     inlines = [SeatInline]
+
+    @admin.display(description="public page and verification")
+    def links(self, game: Game) -> SafeString:
+        return game_links(game)
+
+    @admin.display(description="seed")
+    def seed_shown(self, game: Game) -> str:
+        return game.seed if is_public(game) else HIDDEN
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
+    ) -> tuple[QuerySet[Game], bool]:
+        """Competitor names, and the exact seed of a finished game (never of another)."""
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        term = search_term.strip()
+        if term:
+            by_seed = queryset.filter(Q(status=Game.Status.FINISHED) & Q(seed=term))
+            found = found | by_seed
+        return found, may_have_duplicates
 
 
 @admin.register(Move)
 class MoveAdmin(ReadOnlyAdmin):
-    list_display = ("game", "ply", "seat", "source", "fault_kind", "latency_ms")
+    list_display = ("game", "ply", "seat", "source", "fault_kind", "latency_ms", "links")
     list_filter = ("source", "fault_kind")
+    list_select_related = ("game",)
+    fields = (
+        "links",
+        "game",
+        "ply",
+        "seat",
+        "source",
+        "action_shown",
+        "latency_ms",
+        "fault_kind",
+        "fault_detail_shown",
+        "request_excerpt_shown",
+        "reply_excerpt_shown",
+        "created_at",
+    )
+    readonly_fields = (
+        "links",
+        "action_shown",
+        "fault_detail_shown",
+        "request_excerpt_shown",
+        "reply_excerpt_shown",
+    )
+
+    @admin.display(description="game's public page and verification")
+    def links(self, move: Move) -> SafeString:
+        return game_links(move.game)
+
+    @admin.display(description="action")
+    def action_shown(self, move: Move) -> Any:
+        return move.action if is_public(move.game) else HIDDEN
+
+    @admin.display(description="fault detail")
+    def fault_detail_shown(self, move: Move) -> str:
+        return move.fault_detail if is_public(move.game) else HIDDEN
+
+    @admin.display(description="request excerpt")
+    def request_excerpt_shown(self, move: Move) -> str:
+        return move.request_excerpt if is_public(move.game) else HIDDEN
+
+    @admin.display(description="reply excerpt")
+    def reply_excerpt_shown(self, move: Move) -> str:
+        return move.reply_excerpt if is_public(move.game) else HIDDEN
 
 
 @admin.register(Outcome)

@@ -10,7 +10,19 @@ database instead of forking the game.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+
+import engines
+
+
+def engine_choices() -> list[tuple[str, str]]:
+    """Every registered engine as a (slug, name) choice, read from the registry when asked.
+
+    A callable, so the forms and validation of ``League.engine`` and
+    ``Tournament.engine`` follow the registry without a migration per engine.
+    """
+    return [(engine.slug, engine.name) for engine in engines.all_engines()]
 
 
 class Competitor(models.Model):
@@ -44,7 +56,9 @@ class League(models.Model):
 
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=100, unique=True)
-    engine = models.CharField(max_length=30, help_text="Engine slug, e.g. 'manila'.")
+    engine = models.CharField(
+        max_length=30, choices=engine_choices, help_text="The engine its games are played with."
+    )
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -62,7 +76,7 @@ class Tournament(models.Model):
     league = models.ForeignKey(
         League, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
     )
-    engine = models.CharField(max_length=30)
+    engine = models.CharField(max_length=30, choices=engine_choices)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -70,6 +84,16 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        """A league's tournament plays the league's engine: its games are rated there."""
+        if self.league_id is not None and self.engine and self.league.engine != self.engine:
+            raise ValidationError(
+                {
+                    "engine": f"the league {self.league} plays {self.league.engine}; "
+                    "its tournaments play the same engine"
+                }
+            )
 
 
 class Game(models.Model):

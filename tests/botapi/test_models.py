@@ -124,7 +124,7 @@ def test_admin_registers_a_bot_with_its_competitor_and_shows_the_secret_once(cli
             "owner": owner.pk,
             "name": "admin-made",
             "description": "",
-            "engines": '["manila"]',
+            "engines": "manila",
             "mode": "push",
             "endpoint_url": "http://127.0.0.1:9/",
             "max_concurrent_games": 2,
@@ -152,7 +152,7 @@ def test_admin_refuses_a_private_endpoint_and_disables_with_a_reason(client, set
     form = {
         "name": bot.name,
         "description": "",
-        "engines": '["manila"]',
+        "engines": "manila",
         "mode": "push",
         "endpoint_url": "http://10.0.0.1/",
         "max_concurrent_games": 4,
