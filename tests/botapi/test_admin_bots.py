@@ -27,6 +27,7 @@ def bot_form(bot: Bot, engine_slugs: list[str]) -> dict[str, object]:
         "description": bot.description,
         "engines": engine_slugs,
         "mode": bot.mode,
+        "visibility": bot.visibility,
         "endpoint_url": bot.endpoint_url,
         "max_concurrent_games": bot.max_concurrent_games,
         "status": bot.status,
