@@ -12,7 +12,7 @@ from .state import BataviaState
 
 
 class BataviaEngine(Engine):
-    """Batavia (3-5 players); rules in ``shared/rules/batavia.md``, decisions in the docs."""
+    """Batavia (3-5 players); rules and decisions in ``docs/engines/batavia.md``."""
 
     slug = "batavia"
     name = "Batavia"
