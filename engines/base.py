@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from .text import generic_event_text
+
 CHANCE = -1
 """The seat of chance: dice, deals, bag draws and tile reveals are its moves."""
 
@@ -252,6 +254,14 @@ class Engine(ABC):
     @abstractmethod
     def describe(self, action: Action) -> str:
         """A short sentence for people, e.g. ``"Bid 7 pesos"``."""
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        """A public event as a sentence for people (game pages show it).
+
+        The default lists the event's fields (``bid: seat 0, amount 9``);
+        an engine overrides it to write real sentences.
+        """
+        return generic_event_text(event)
 
     def __repr__(self) -> str:
         return f"<Engine {self.slug} v{self.version}>"

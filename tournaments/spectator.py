@@ -139,21 +139,9 @@ def public_plies(game: Game) -> list[PublicPly]:
     return plies
 
 
-def event_text(event: dict[str, Any]) -> str:
-    """A public event as one readable line: ``bid: seat 0, amount 9``."""
-    details = ", ".join(
-        f"{key} {_value_text(value)}" for key, value in event.items() if key != "type"
-    )
-    kind = str(event.get("type", "event")).replace("_", " ")
-    return f"{kind}: {details}" if details else kind
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k} {_value_text(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_value_text(v) for v in value) + "]"
-    return str(value)
+def event_text(rules: engines.Engine, event: dict[str, Any]) -> str:
+    """A public event as one sentence for people, written by its engine."""
+    return rules.describe_event(event)
 
 
 def game_record(game: Game, *, with_moves: bool = True) -> dict[str, Any]:

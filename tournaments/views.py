@@ -22,11 +22,12 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(listings.games_with_seats(), pk=pk)
     seats = spectator.public_seats(game)
     names = {seat.position: seat.competitor for seat in seats}
+    rules = engines.get(game.engine)
     plies = [
         {
             "ply": ply,
             "who": "chance" if ply.is_chance else names.get(ply.seat, f"seat {ply.seat}"),
-            "events": [spectator.event_text(event) for event in ply.events],
+            "events": [spectator.event_text(rules, event) for event in ply.events],
         }
         for ply in spectator.public_plies(game)
     ]

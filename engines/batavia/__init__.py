@@ -1,6 +1,6 @@
 """Batavia: auctions of ship cards, company majorities and a race along the trading posts.
 
-Rules: ``shared/rules/batavia.md``; actions, views, every assumed number and
+Rules, actions, views, every assumed number and
 engine decision: ``docs/engines/batavia.md``. Engine decisions in short:
 
 * Face-down posts are not fixed until revealed; a reveal is a chance event

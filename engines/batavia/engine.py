@@ -7,11 +7,12 @@ from typing import Any
 
 from engines.base import Action, Engine
 
+from . import text
 from .state import BataviaState
 
 
 class BataviaEngine(Engine):
-    """Batavia (3-5 players); rules in ``shared/rules/batavia.md``, decisions in the docs."""
+    """Batavia (3-5 players); rules and decisions in ``docs/engines/batavia.md``."""
 
     slug = "batavia"
     name = "Batavia"
@@ -28,28 +29,7 @@ class BataviaEngine(Engine):
         return BataviaState.from_json(dict(data))
 
     def describe(self, action: Action) -> str:
-        kind = action.get("type")
-        company = str(action.get("company", "")).capitalize()
-        if kind == "card":
-            return f"Ship card: {company}"
-        if kind == "die":
-            return f"The die shows {action.get('value')}"
-        if kind == "post":
-            return f"Reveal a {company} post of {action.get('good')}"
-        if kind == "bid":
-            return f"Bid {action.get('amount')} letters"
-        if kind == "pass":
-            return "Pass"
-        if kind == "draw":
-            return "Draw 2 ship cards"
-        if kind == "play":
-            return f"Play a {company} ship card"
-        if kind == "done":
-            return "Stop playing cards and move the merchant"
-        if kind == "move":
-            return f"Move to the next {company} trading post"
-        if kind == "convert":
-            return f"Convert a {company} post into gold"
-        if kind == "convert_done":
-            return "Finish converting"
-        return f"{kind}"
+        return text.describe(action)
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        return text.describe_event(event)

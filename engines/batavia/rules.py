@@ -1,4 +1,4 @@
-"""Batavia's components and numbers, from the spec (``shared/rules/batavia.md``).
+"""Batavia's components and numbers, as in ``docs/engines/batavia.md``.
 
 Companies and goods are indexed internally (0..4, 0..6) and named in every
 JSON action and view. A face-up trading post is stored as one integer code,

@@ -1,6 +1,6 @@
 """Grog Island: a dice-auction game of buildings, goods and secret objectives.
 
-Rules: ``/work/shared/rules/grog_island.md``; formats and every assumed number:
+Rules, formats and every assumed number:
 ``docs/engines/grog_island.md``; all numbers live in :mod:`.data`.
 """
 

@@ -7,13 +7,13 @@ from typing import Any
 
 from engines import Engine
 
+from . import text
 from .data import (
     BUILDINGS,
     COLOURS,
     CREW,
     FREE,
     GHOST_CREW,
-    GOOD_NAMES,
     LOCKS,
     OBJECTIVE_DECK,
     OBJECTIVES_DEALT,
@@ -97,43 +97,10 @@ class GrogIslandEngine(Engine):
         return GrogState.from_json(dict(data))
 
     def describe(self, action: dict[str, Any]) -> str:
-        return describe(action)
+        return text.describe(action)
 
-
-def describe(action: dict[str, Any]) -> str:
-    """A short sentence for people."""
-    kind = action.get("type")
-    get = action.get
-    texts = {
-        "roll": lambda: f"The {get('colour')} die shows {get('value')}",
-        "place_cloud": lambda: f"The {get('cloud')} cloud goes over {get('peninsula')}",
-        "place_ship": lambda: f"The {get('ship')} ship takes space {get('space')}",
-        "draw": lambda: f"Seat {get('seat')} draws a {get('deck')} card",
-        "choose_good": lambda: f"Take one {GOOD_NAMES.get(get('good'), get('good'))}",
-        "return_objective": lambda: f"Put objective {get('card')} under the deck",
-        "pass": lambda: "Pass: take goods and trade",
-        "parrot": lambda: (
-            "Play a hold parrot: bid equal to the current bid"
-            if get("card") == "hold"
-            else f"Play a parrot: set the {str(get('card'))[4:]} die to {get('value')}"
-        ),
-        "place": lambda: f"Put the {get('colour')} die on the next bid space",
-        "bid": lambda: f"Bid {get('total')} coins",
-        "choose_ship": lambda: f"Trade with the {get('ship')} ship",
-        "exchange": lambda: f"Give {', '.join(get('goods') or [])} for the ship's exchange",
-        "build_pay": lambda: f"Give {', '.join(get('goods') or [])} towards a building",
-        "keep_objective": lambda: f"Keep objective {get('card')}, the rest under the deck",
-        "end_trade": lambda: "End the trade",
-        "claim": lambda: f"Claim {get('building')}",
-        "decline_claims": lambda: "Claim no (more) buildings",
-        "pay_treasure": lambda: f"Pay with a treasure card worth {get('value')}",
-        "pay": lambda: f"Pay the rest of the bid with {get('coins')} coins",
-        "decline": lambda: "Do not pay: win nothing",
-        "lock": lambda: f"Lock {get('building')}",
-        "ghost": lambda: f"Put a ghost crew member on {get('building')}",
-    }
-    text = texts.get(kind)
-    return text() if text else f"{kind}"
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        return text.describe_event(event)
 
 
 ENGINE = GrogIslandEngine()

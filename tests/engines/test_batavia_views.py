@@ -121,16 +121,21 @@ def test_bid_lists_stay_within_the_action_cap() -> None:
 @pytest.mark.parametrize(
     ("action", "text"),
     [
-        ({"type": "card", "company": "denmark"}, "Ship card: Denmark"),
+        ({"type": "card", "company": "denmark"}, "Draw a Danish ship card"),
         ({"type": "die", "value": 4}, "The die shows 4"),
-        ({"type": "post", "company": "france", "good": "silk"}, "Reveal a France post of silk"),
+        (
+            {"type": "post", "company": "france", "good": "silk"},
+            "Reveal a French trading post of silk",
+        ),
         ({"type": "bid", "amount": 7}, "Bid 7 letters"),
+        ({"type": "bid", "amount": 1}, "Bid 1 letter"),
+        ({"type": "play", "company": "england"}, "Play an English ship card"),
         ({"type": "pass"}, "Pass"),
         ({"type": "draw"}, "Draw 2 ship cards"),
-        ({"type": "play", "company": "sweden"}, "Play a Sweden ship card"),
+        ({"type": "play", "company": "sweden"}, "Play a Swedish ship card"),
         ({"type": "done"}, "Stop playing cards and move the merchant"),
-        ({"type": "move", "company": "england"}, "Move to the next England trading post"),
-        ({"type": "convert", "company": "netherlands"}, "Convert a Netherlands post into gold"),
+        ({"type": "move", "company": "england"}, "Move to the next English trading post"),
+        ({"type": "convert", "company": "netherlands"}, "Choose a Dutch post to convert into gold"),
         ({"type": "convert_done"}, "Finish converting"),
     ],
 )

@@ -94,14 +94,19 @@ def test_legal_action_lists_stay_short() -> None:
 
 def test_every_action_type_has_a_description() -> None:
     samples = [
-        ({"type": "draw", "good": "cars"}, "Draw cars from the bag"),
+        ({"type": "draw", "good": "cars"}, "Draw 1 car token from the bag"),
         ({"type": "resolve", "at": "casino"}, "Resolve the ship at the casino"),
-        ({"type": "market_swap", "give": "art", "take": "gold"}, "Swap art for gold"),
+        (
+            {"type": "market_swap", "give": "art", "take": "gold"},
+            "Swap 1 art token for 1 gold token",
+        ),
         ({"type": "raise", "port": "Rio", "add": 2}, "Add 2 coins to the stack at Rio"),
-        ({"type": "withdraw", "port": "Rio"}, "Withdraw the ship and coins from Rio"),
+        ({"type": "raise", "port": "Rio", "add": 1}, "Add 1 coin to the stack at Rio"),
+        ({"type": "buy", "card": "Cronies"}, "Buy a Cronies card"),
+        ({"type": "withdraw", "port": "Rio"}, "Withdraw the ship and its coins from Rio"),
         ({"type": "buy", "card": "Villa"}, "Buy a Villa card"),
         ({"type": "send", "to": "black_market"}, "Send a ship to the black market"),
-        ({"type": "bid", "port": "New York", "coins": 4}, "Bid 4 coins at New York"),
+        ({"type": "bid", "port": "New York", "coins": 4}, "Leave a stack of 4 coins at New York"),
     ]
     for action, text in samples:
         assert ENGINE.describe(action).startswith(text)

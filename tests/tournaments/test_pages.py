@@ -119,3 +119,20 @@ def test_leaderboards_index_and_unknown_engine(client: Client, finished_games) -
     assert players[0].name in page
     assert client.get("/leaderboards/chess/").status_code == 404
     assert client.get("/games/999999/").status_code == 404
+
+
+@pytest.mark.parametrize("engine", ["batavia", "cargo_noir", "grog_island"])
+def test_game_page_events_are_sentences_not_internal_names(client: Client, engine: str) -> None:
+    """The tester read "objective_swap", "three_coins", "a objective card" on game pages."""
+    players = CompetitorFactory.create_batch(engines.get(engine).min_players + 1)
+    game = played_game(engine, players, seed=f"sentences-{engine}")
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    events = re.findall(r'<ul class="events">(.*?)</ul>', html, flags=re.S)
+    texts = [text(item.encode()).strip() for block in events for item in block.split("<li>")]
+    texts = [t for t in texts if t]
+    assert len(texts) > 50
+    for line in texts:
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", line), line
+        assert not re.search(r"[{}\[\]]", line), line
+        assert not re.search(r"\b[Aa] [aeiou]", line), line
+        assert line[0].isupper(), line

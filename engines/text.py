@@ -1,0 +1,60 @@
+"""Small English helpers for the sentences engines write for people.
+
+Engines describe actions and public events for game pages (``describe`` and
+``describe_event``). These helpers keep the grammar in one place: the right
+article, a count with its noun in the right number, a list joined with
+"and". They know nothing of any game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_YOO = ("uni", "ura", "use", "usu", "uti", "eu", "one")
+"""Vowel-initial words said with a consonant sound ("a uranium mine", "a one")."""
+
+
+def article(word: str) -> str:
+    """``word`` with "a" or "an" in front, by its first sound."""
+    lower = word.lower()
+    vowel = lower[:1] in "aeiou" and not lower.startswith(_YOO)
+    return f"{'an' if vowel else 'a'} {word}"
+
+
+def count(number: int, singular: str, plural: str | None = None) -> str:
+    """``"1 coin"``, ``"3 coins"``, ``"0 coins"``; ``plural`` for irregular nouns."""
+    noun = singular if number == 1 else (plural or f"{singular}s")
+    return f"{number} {noun}"
+
+
+def join(items: Iterable[str], last: str = "and") -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"`` (empty: ``"nothing"``)."""
+    words = list(items)
+    if not words:
+        return "nothing"
+    if len(words) == 1:
+        return words[0]
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def capitalize(sentence: str) -> str:
+    """The first letter in upper case, the rest untouched (unlike ``str.capitalize``)."""
+    return sentence[:1].upper() + sentence[1:]
+
+
+def generic_event_text(event: Mapping[str, Any]) -> str:
+    """An event as ``kind: key value, ...`` -- the fallback for engines without sentences."""
+    details = ", ".join(
+        f"{key} {_value_text(value)}" for key, value in event.items() if key != "type"
+    )
+    kind = str(event.get("type", "event")).replace("_", " ")
+    return f"{kind}: {details}" if details else kind
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} {_value_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return str(value)
