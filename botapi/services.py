@@ -211,6 +211,12 @@ def ping_bot(bot: Bot, client: BotClient | None = None) -> CallResult:
     result = client.ping(
         bot.endpoint_url, bot.signing_secret, timeout_ms=settings.BOT_PING_TIMEOUT_MS
     )
+    record_ping(bot, result)
+    return result
+
+
+def record_ping(bot: Bot, result: CallResult) -> None:
+    """Store a ping's result as the bot's health (``last_ping_*``), whoever sent the ping."""
     if result.ok:
         reply = result.reply or {}
         detail = f"answered as {reply.get('name', '?')} version {reply.get('version', '?')}"
@@ -229,7 +235,6 @@ def ping_bot(bot: Bot, client: BotClient | None = None) -> CallResult:
             "updated_at",
         ]
     )
-    return result
 
 
 def _set_status(bot: Bot, status: str, reason: str) -> None:
