@@ -53,3 +53,36 @@ def test_no_doc_tells_a_new_user_to_run_a_bare_python() -> None:
         if (lines := bare_invocations(path.read_text(encoding="utf-8")))
     }
     assert found == {}, "say .venv/bin/python (a fresh clone has no Django elsewhere)"
+
+
+README_PAGES = ["README.md", "botapi/sdk/README.md"]
+
+
+def test_what_the_readmes_point_at_exists() -> None:
+    """Pages, commands, modules and files the READMEs name are there today."""
+    import importlib.util
+
+    from django.core.management import get_commands
+    from django.urls import Resolver404, resolve
+
+    commands = get_commands()
+    missing = []
+    for page in README_PAGES:
+        text = (ROOT / page).read_text(encoding="utf-8")
+        for path in re.findall(r"http://127\.0\.0\.1:8000(/[\w/{}.-]*)", text):
+            try:
+                resolve(path.replace("{id}", "1"))
+            except Resolver404:
+                missing.append(f"{page}: page {path}")
+        for command in re.findall(r"manage\.py (\w+)", text):
+            if command not in commands:
+                missing.append(f"{page}: command {command}")
+        for module in re.findall(r"python -m ([\w.]+)", text):
+            if importlib.util.find_spec(module) is None:
+                missing.append(f"{page}: module {module}")
+        for name in re.findall(r"`((?:docs|botapi|bench)/[\w/.-]+|docker-compose\.yml)`", text):
+            if not (ROOT / name).exists():
+                missing.append(f"{page}: file {name}")
+    assert missing == []
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^demo:", makefile, re.M) and re.search(r"^test:", makefile, re.M)
