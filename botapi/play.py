@@ -187,20 +187,24 @@ def _bot_names(specs: Sequence[BotSpec], answered: Sequence[str] = ()) -> list[s
 
     ``answered[i]`` is the name URL bot ``i`` gave to a ping ("" if none); a
     URL bot that gave none is named after its address (``url-127-0-0-1-8001``).
+    Example bots are named first, so a URL bot that calls itself ``random``
+    becomes ``random-2`` and ``random`` stays the example bot.
     """
-    names: list[str] = []
-    for index, spec in enumerate(specs):
+    names: dict[int, str] = {}
+    examples_first = sorted(range(len(specs)), key=lambda i: specs[i].example is None)
+    for index in examples_first:
+        spec = specs[index]
         where = spec.url.split("://", 1)[-1]
         name_from_ping = answered[index] if index < len(answered) else ""
         address = "url-" + slugify(re.sub(r"[./:]+", "-", where))
         base = spec.example or name_from_ping or address
         base = base[:NAME_CHARS].strip("-") or "bot"
         name, n = base, 1
-        while name in names:
+        while name in names.values():
             n += 1
             name = f"{base}-{n}"
-        names.append(name)
-    return names
+        names[index] = name
+    return [names[index] for index in range(len(specs))]
 
 
 def _local_bot(owner: Any, name: str, engine: str, url: str, secret: str) -> Bot:

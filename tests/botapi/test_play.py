@@ -124,8 +124,9 @@ def test_a_url_bot_is_listed_under_the_name_it_answers_to_a_ping() -> None:
 def test_a_bot_answering_an_example_bots_name_gets_a_distinct_one() -> None:
     with serve_in_background(RandomBot(seed=1), secret="s", name="random") as bot:
         run("manila", f"{bot.url}#s", "random", "greedy", seed="twin")
-    names = [s.competitor.bot.name for s in Game.objects.get().seats.order_by("position")]
-    assert names == ["random", "random-2", "greedy"]
+    seats = Game.objects.get().seats.order_by("position")
+    assert [s.competitor.bot.name for s in seats] == ["random-2", "random", "greedy"]
+    assert seats[0].competitor.bot.endpoint_url == bot.url, "the example keeps its name"
 
 
 def test_a_silent_url_bot_is_named_after_its_address() -> None:
