@@ -1,6 +1,6 @@
 """Greedy example bots against random ones, per engine, played in-process.
 
-    python -m bench.bots [--games 200] [--engine manila] [--players 4]
+    .venv/bin/python -m bench.bots [--games 200] [--engine manila] [--players 4]
 
 Each game seats one greedy bot (``botapi.sdk.examples.greedy``) and random
 bots (``botapi.sdk.examples.random_bot``) at the largest table the engine

@@ -1,6 +1,6 @@
 """Random full games per second, per engine and player count, on one core.
 
-    python -m bench.engines [--seconds 3] [--engine manila] [--players 4]
+    .venv/bin/python -m bench.engines [--seconds 3] [--engine manila] [--players 4]
 
 Chance is drawn by ``Dealer`` and players pick uniformly at random, exactly as
 the generic tests play; the figure is what tournaments and tree-searching bots

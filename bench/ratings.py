@@ -1,6 +1,6 @@
 """Sequential rating of synthetic 4-player games, per system: games per second.
 
-    python -m bench.ratings [--games 100000] [--system elo] [--seed 7]
+    .venv/bin/python -m bench.ratings [--games 100000] [--system elo] [--seed 7]
 
 Recomputing a scope replays every finished game in order, so its speed is
 bounded by the pure rating functions. Each measurement here rates the same

@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/harbormaster \\
     REDIS_URL=redis://127.0.0.1:6379/1 \\
-    python -m bench.referee [--games 40] [--engine manila] [--workers 2] \\
+    .venv/bin/python -m bench.referee [--games 40] [--engine manila] [--workers 2] \\
         [--pool threads] [--concurrency 16] [--think-ms 0] [--debug]
 
 Creates a throwaway database (``<name>_bench_<pid>``, dropped at the end),

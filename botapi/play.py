@@ -6,8 +6,14 @@ A bot author's test bench before registering. Each bot is an HTTP endpoint
 :func:`botapi.sdk.serve_in_background`. The games go through exactly what
 the service runs: ``tournaments.creation.create_game`` and the referee's
 eager loop in ``tournaments.dispatch`` (the same ``advance``/``submit``,
-HTTP client, signatures, deadlines and faults). They are stored, unrated,
-under the dedicated user ``local-play``.
+HTTP client, signatures, deadlines and faults). They are stored unrated and
+unlisted (``Game.listed`` false: off the home page, the API's game list and
+the leaderboards' recent games; their own pages stay reachable by id), with
+bots of the dedicated user ``local-play``. A URL bot is named after what it
+answers to a ping (``my-bot``), or after its address when it does not answer
+(``url-127-0-0-1-8001``). When the run ends its bots are suspended, since
+their endpoints live only as long as the author's test session: the server's
+periodic pings and every scheduler leave them alone.
 
 Settings changed for the duration of :func:`play` only:
 
@@ -18,7 +24,7 @@ Settings changed for the duration of :func:`play` only:
   the setting allows them).
 
 Secrets: an example bot gets a fresh random one. A URL bot uses the secret
-in its fragment (``http://127.0.0.1:8000/#my-secret``, never sent over the
+in its fragment (``http://127.0.0.1:8001/#my-secret``, never sent over the
 network), else ``--secret``, else ``$HARBORMASTER_SECRET`` (the SDK's
 variable), else the command refuses to start.
 """
@@ -46,6 +52,7 @@ from tournaments.models import Game, Move
 from tournaments.referee import FORFEITED
 
 from . import services
+from .client import CallResult, default_client
 from .models import Bot
 from .sdk import RunningBot, serve_in_background
 from .sdk.examples.greedy import greedy_bot
@@ -56,6 +63,11 @@ from .ssrf import AddressPolicy
 LOCAL_USER = "local-play"
 EXAMPLE_BOTS = ("random", "greedy")
 DEFAULT_TIME_MS = 2000
+NAME_CHARS = 44  # leaves room for a "-2" suffix within Bot.name's 50
+SUSPENDED_AFTER_RUN = (
+    "a bot of manage.py play: its endpoint is only known to live while that command runs; "
+    "the next run reactivates it"
+)
 
 
 class PlayError(Exception):
@@ -162,19 +174,37 @@ def _local_policy() -> AddressPolicy:
 
 
 # ----------------------------------------------------------------- bots
-def _bot_names(specs: Sequence[BotSpec]) -> list[str]:
-    """Readable, distinct names: ``greedy``, ``random``, ``random-2``, ``url-127-0-0-1-8000``."""
-    names: list[str] = []
-    for spec in specs:
+def _answered_name(result: CallResult) -> str:
+    """The name a bot gave in its ping reply, as a bot name (slug), or "" if it gave none."""
+    if not result.ok:
+        return ""
+    name = (result.reply or {}).get("name")
+    return slugify(name) if isinstance(name, str) else ""
+
+
+def _bot_names(specs: Sequence[BotSpec], answered: Sequence[str] = ()) -> list[str]:
+    """Readable, distinct names: ``greedy``, ``random``, ``random-2``, ``my-bot``.
+
+    ``answered[i]`` is the name URL bot ``i`` gave to a ping ("" if none); a
+    URL bot that gave none is named after its address (``url-127-0-0-1-8001``).
+    Example bots are named first, so a URL bot that calls itself ``random``
+    becomes ``random-2`` and ``random`` stays the example bot.
+    """
+    names: dict[int, str] = {}
+    examples_first = sorted(range(len(specs)), key=lambda i: specs[i].example is None)
+    for index in examples_first:
+        spec = specs[index]
         where = spec.url.split("://", 1)[-1]
-        base = spec.example or "url-" + slugify(re.sub(r"[./:]+", "-", where))
-        base = base[:44].strip("-") or "bot"
+        name_from_ping = answered[index] if index < len(answered) else ""
+        address = "url-" + slugify(re.sub(r"[./:]+", "-", where))
+        base = spec.example or name_from_ping or address
+        base = base[:NAME_CHARS].strip("-") or "bot"
         name, n = base, 1
-        while name in names:
+        while name in names.values():
             n += 1
             name = f"{base}-{n}"
-        names.append(name)
-    return names
+        names[index] = name
+    return [names[index] for index in range(len(specs))]
 
 
 def _local_bot(owner: Any, name: str, engine: str, url: str, secret: str) -> Bot:
@@ -279,10 +309,12 @@ def _play(
         owner.set_unusable_password()
         owner.save(update_fields=["password"])
     running: list[RunningBot] = []
+    bots: list[Bot] = []
     report = PlayReport(engine=engine, games=[], bots=[])
     try:
-        bots = []
-        for index, (spec, name) in enumerate(zip(specs, _bot_names(specs), strict=True)):
+        pings = _ping_endpoints(specs)
+        answered = [_answered_name(pings[i]) if i in pings else "" for i in range(len(specs))]
+        for index, (spec, name) in enumerate(zip(specs, _bot_names(specs, answered), strict=True)):
             url, key = spec.url, spec.secret
             if spec.example is not None:
                 key = secrets.token_urlsafe(24)
@@ -291,9 +323,10 @@ def _play(
                 url = server.url
             bots.append(_local_bot(owner, name, engine, url, key))
         stats = {bot.competitor_id: BotStats(name=bot.name) for bot in bots}
-        for bot, spec in zip(bots, specs, strict=True):
-            if spec.example is None:
-                result = services.ping_bot(bot)
+        for index, (bot, spec) in enumerate(zip(bots, specs, strict=True)):
+            if index in pings:
+                result = pings[index]
+                services.record_ping(bot, result)
                 stats[bot.competitor_id].ping = bot.last_ping_detail
                 if not result.ok:
                     report.warnings.append(
@@ -309,6 +342,7 @@ def _play(
                 [bot.competitor for bot in seated],
                 seed=_seed_for(seed, index, games),
                 rated=False,
+                listed=False,
                 move_time_ms=time_ms,
             )
             game = Game.objects.select_related("outcome").get(pk=game.pk)
@@ -318,7 +352,26 @@ def _play(
     finally:
         for server in running:
             server.stop()
+        _suspend_after_run(bots)
     return report
+
+
+def _ping_endpoints(specs: Sequence[BotSpec]) -> dict[int, CallResult]:
+    """Ping every URL bot once (by index), to learn its name and whether it answers."""
+    client = default_client(services.endpoint_policy())
+    return {
+        index: client.ping(spec.url, spec.secret, timeout_ms=settings.BOT_PING_TIMEOUT_MS)
+        for index, spec in enumerate(specs)
+        if spec.example is None
+    }
+
+
+def _suspend_after_run(bots: Sequence[Bot]) -> None:
+    """Suspend this run's bots: nothing is known to answer at their URLs once it ends."""
+    for bot in bots:
+        bot.refresh_from_db()
+        if bot.status == Bot.Status.ACTIVE:
+            services.suspend_bot(bot, SUSPENDED_AFTER_RUN)
 
 
 # --------------------------------------------------------------- output

@@ -12,23 +12,33 @@ Hooks for the referee and the pull API:
   faulted in it; suspends the bot after ``BOT_SUSPEND_AFTER_FAULTY_GAMES``
   faulty games in a row, with the reason its owner sees;
 * :func:`endpoint_policy` -- the SSRF address policy every call must use.
+
+And for beat: :func:`ping_due_bots` keeps every active push bot's health
+fresh (task ``botapi.ping_bots``).
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import ProtectedError
+from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
 from botapi.client import BotClient, CallResult, default_client
 from botapi.models import Bot, hash_pull_token
 from botapi.ssrf import AddressPolicy, check_endpoint
 from tournaments.models import Competitor, Seat
+
+PERIODIC_PING_AFTER = timedelta(minutes=5)
+"""A periodic ping skips a bot pinged more recently than this (just registered, pinged by hand)."""
+PERIODIC_PING_BATCH = 100
+"""At most this many bots per round, oldest ping first: 100 x the 3 s ping timeout fits the
+ten minutes between rounds; more bots wait for the next round."""
 
 SIGNING_SECRET_PREFIX = "hms_"
 PULL_TOKEN_PREFIX = "hmp_"
@@ -221,6 +231,12 @@ def ping_bot(bot: Bot, client: BotClient | None = None) -> CallResult:
     result = client.ping(
         bot.endpoint_url, bot.signing_secret, timeout_ms=settings.BOT_PING_TIMEOUT_MS
     )
+    record_ping(bot, result)
+    return result
+
+
+def record_ping(bot: Bot, result: CallResult) -> None:
+    """Store a ping's result as the bot's health (``last_ping_*``), whoever sent the ping."""
     if result.ok:
         reply = result.reply or {}
         detail = f"answered as {reply.get('name', '?')} version {reply.get('version', '?')}"
@@ -239,7 +255,32 @@ def ping_bot(bot: Bot, client: BotClient | None = None) -> CallResult:
             "updated_at",
         ]
     )
-    return result
+
+
+def ping_due_bots(
+    now: datetime | None = None,
+    *,
+    older_than: timedelta = PERIODIC_PING_AFTER,
+    batch: int = PERIODIC_PING_BATCH,
+    client: BotClient | None = None,
+) -> list[CallResult]:
+    """Ping the active push bots not pinged within ``older_than``, oldest ping first.
+
+    Beat runs this every ten minutes (``botapi.ping_bots``) so that a bot's
+    health (``last_ping_*``) says whether it answers today, not only whether
+    it did at registration. It records health only: a bot that does not
+    answer stays active, and its games' faults decide whether it is
+    suspended. Suspended and disabled bots, pull bots and bots without an
+    endpoint are never pinged.
+    """
+    cutoff = (now or timezone.now()) - older_than
+    due = (
+        Bot.objects.filter(status=Bot.Status.ACTIVE, mode=Bot.Mode.PUSH)
+        .exclude(endpoint_url="")
+        .filter(Q(last_ping_at__isnull=True) | Q(last_ping_at__lt=cutoff))
+        .order_by(F("last_ping_at").asc(nulls_first=True), "pk")[:batch]
+    )
+    return [ping_bot(bot, client) for bot in due]
 
 
 def _set_status(bot: Bot, status: str, reason: str) -> None:

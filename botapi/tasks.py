@@ -1,4 +1,5 @@
-"""Celery tasks of the bot side (autodiscovered); logic lives in ``botapi.notify``."""
+"""Celery tasks of the bot side (autodiscovered); logic lives in ``botapi.notify`` and
+``botapi.services``."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from celery import shared_task
 
 from tournaments.models import Game
 
-from . import notify
+from . import notify, services
 
 
 @shared_task(name="botapi.notify_bots", ignore_result=True)
@@ -20,3 +21,9 @@ def notify_bots(game_id: int, kind: str) -> int:
     if kind == "finish" and game.status == Game.Status.FINISHED:
         return notify.notify_finish(game)
     return 0
+
+
+@shared_task(name="botapi.ping_bots", ignore_result=True)
+def ping_bots() -> int:
+    """Beat, every ten minutes: ping the active push bots due for it; how many were pinged."""
+    return len(services.ping_due_bots())

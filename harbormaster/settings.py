@@ -118,6 +118,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 15.0,
         "options": {"expires": 14.0},
     },
+    # Keeps every active push bot's health current (botapi.services.ping_due_bots).
+    "ping-bots": {
+        "task": "botapi.ping_bots",
+        "schedule": 600.0,
+        "options": {"expires": 590.0},
+    },
 }
 
 # --- auth -------------------------------------------------------------------

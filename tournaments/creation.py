@@ -30,6 +30,7 @@ def create_game(
     options: dict[str, Any] | None = None,
     seed: str | None = None,
     rated: bool = True,
+    listed: bool = True,
     league: League | None = None,
     tournament: Tournament | None = None,
     round_number: int | None = None,
@@ -44,6 +45,7 @@ def create_game(
     its ``max_concurrent_games`` makes this raise ``botapi.capacity.BotAtCapacity``
     (the check locks the bots' rows until the game is committed);
     ``enforce_capacity=False`` is for benchmarks and tests that mean to exceed it.
+    ``listed=False`` keeps the game off public lists (local test games).
     """
     try:
         rules = engines.get(engine)
@@ -73,6 +75,7 @@ def create_game(
         seed_commitment=engines.seed_commitment(seed),
         status=Game.Status.RUNNING,
         rated=rated,
+        listed=listed,
         league=league,
         tournament=tournament,
         round_number=round_number,

@@ -53,7 +53,8 @@ def engine_name(slug: str) -> str:
 
 
 def recent_games(limit: int = 20, engine: str | None = None) -> list[GameSummary]:
-    games = games_with_seats().order_by("-created_at", "-id")
+    """The newest games, with seats and public results; unlisted (local test) games left out."""
+    games = games_with_seats().filter(listed=True).order_by("-created_at", "-id")
     if engine is not None:
         games = games.filter(engine=engine)
     return [

@@ -113,6 +113,11 @@ class Game(models.Model):
     seed_commitment = models.CharField(max_length=64, help_text="sha256(seed), public.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     rated = models.BooleanField(default=True)
+    listed = models.BooleanField(
+        default=True,
+        help_text="Shown in public lists (home page, the API's game list, leaderboard pages). "
+        "Off for local test games (manage.py play); their own page stays reachable by id.",
+    )
     league = models.ForeignKey(
         League, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )

@@ -7,7 +7,7 @@ Standard library only, no Django::
     def act(turn):
         return 0  # the index of the chosen action in turn.legal_actions
 
-    serve(act, port=8000, secret="...", name="my-bot")
+    serve(act, port=8001, secret="...", name="my-bot")
 
 See ``botapi/sdk/README.md`` and ``docs/bot-protocol.md``.
 """
@@ -22,8 +22,11 @@ from botapi.signing import (
 )
 
 from .server import (
+    DEFAULT_PORT,
     SECRET_ENV,
     BotServer,
+    MissingSecret,
+    PortInUse,
     RunningBot,
     Turn,
     answer_budget_ms,
@@ -32,10 +35,13 @@ from .server import (
 )
 
 __all__ = [
+    "DEFAULT_PORT",
     "SECRET_ENV",
     "SIGNATURE_HEADER",
     "TIMESTAMP_HEADER",
     "BotServer",
+    "MissingSecret",
+    "PortInUse",
     "RunningBot",
     "SignatureError",
     "Turn",

@@ -1,4 +1,4 @@
-"""Check a running bot endpoint: ``python -m botapi.sdk.check URL --secret S``.
+"""Check a running bot endpoint: ``.venv/bin/python -m botapi.sdk.check URL --secret S``.
 
 Sends a signed ``ping`` and a signed ``act`` request the way the referee
 does, checks the replies against protocol v1 and prints what happened, so a

@@ -1,4 +1,4 @@
-"""A bot endpoint in a few lines: ``serve(handler, port=8000, secret=...)``.
+"""A bot endpoint in a few lines: ``serve(handler, port=8001, secret=...)``.
 
 Standard library only (no Django, no third-party packages), so a bot author
 can run it anywhere Python 3.11 runs. It speaks bot protocol v1:
@@ -20,6 +20,7 @@ can run it anywhere Python 3.11 runs. It speaks bot protocol v1:
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -36,6 +37,28 @@ log = logging.getLogger("harbormaster.bot")
 
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
 SECRET_ENV = "HARBORMASTER_SECRET"
+DEFAULT_PORT = 8001
+"""Where :func:`serve` listens unless told: next to ``make demo``'s 8000, not on it."""
+
+
+class PortInUse(OSError):
+    """The address is taken; the message says which and what to do (one line, no traceback)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        super().__init__(
+            errno.EADDRINUSE,
+            f"cannot listen on {host}:{port}: port in use "
+            "(stop what listens there, or choose another port; 0 picks a free one)",
+        )
+        self.host = host
+        self.port = port
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+class MissingSecret(ValueError):
+    """No signing secret was given: the bot could not tell the referee from anyone else."""
 
 
 @dataclass
@@ -118,7 +141,7 @@ class BotServer(ThreadingHTTPServer):
         tolerance: int = TOLERANCE_SECONDS,
     ) -> None:
         if not secret:
-            raise ValueError(
+            raise MissingSecret(
                 f"a signing secret is required: pass secret=... or set {SECRET_ENV} "
                 "(Harbormaster shows it once when you register the bot)"
             )
@@ -268,15 +291,20 @@ def _make_server(
     tolerance: int,
 ) -> BotServer:
     secret = secret or os.environ.get(SECRET_ENV, "")
-    return BotServer(
-        (host, port), handler, secret=secret, name=name, version=version, tolerance=tolerance
-    )
+    try:
+        return BotServer(
+            (host, port), handler, secret=secret, name=name, version=version, tolerance=tolerance
+        )
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise PortInUse(host, port) from None
+        raise
 
 
 def serve(
     handler: Any,
     host: str = "127.0.0.1",
-    port: int = 8000,
+    port: int = DEFAULT_PORT,
     secret: str | bytes | None = None,
     name: str = "bot",
     version: str = "1",
@@ -286,9 +314,14 @@ def serve(
     """Run the bot endpoint until interrupted (Ctrl-C).
 
     ``secret`` defaults to the ``HARBORMASTER_SECRET`` environment variable.
-    Use ``host="0.0.0.0"`` to accept connections from other machines.
+    Use ``host="0.0.0.0"`` to accept connections from other machines. A port
+    already in use, or a missing secret, ends the program with one line saying
+    so and exit status 1, as a command-line program should, not a traceback.
     """
-    server = _make_server(handler, host, port, secret, name, version, tolerance)
+    try:
+        server = _make_server(handler, host, port, secret, name, version, tolerance)
+    except (PortInUse, MissingSecret) as exc:
+        raise SystemExit(f"bot {name!r}: {exc}") from None
     bound_host, bound_port = server.server_address[:2]
     print(f"bot {name!r} v{version} listening on http://{bound_host}:{bound_port}/", flush=True)
     try:
@@ -347,7 +380,8 @@ def serve_in_background(
     """Start the endpoint in a daemon thread and return at once.
 
     ``port=0`` picks a free port; read it from ``running.port`` or use
-    ``running.url``. Good for tests, notebooks and local matches.
+    ``running.url``. Good for tests, notebooks and local matches. A port in
+    use raises :class:`PortInUse`.
     """
     server = _make_server(handler, host, port, secret, name, version, tolerance)
     return RunningBot(server)

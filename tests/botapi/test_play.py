@@ -66,11 +66,11 @@ def test_ranks_and_scores_are_printed_per_seat() -> None:
 
 
 def test_a_url_bot_uses_the_secret_in_its_fragment_or_the_option() -> None:
-    with serve_in_background(RandomBot(seed=5), secret="frag-secret") as bot:
+    with serve_in_background(RandomBot(seed=5), secret="frag-secret", name="frag") as bot:
         run("manila", f"{bot.url}#frag-secret", "random", "greedy", seed="u")
         run("manila", bot.url, "random", "greedy", seed="v", secret="frag-secret")
     for game in Game.objects.all():
-        url_seat = next(s for s in game.seats.all() if s.competitor.bot.name.startswith("url-"))
+        url_seat = next(s for s in game.seats.all() if s.competitor.bot.name == "frag")
         own = Move.objects.filter(game=game, seat=url_seat.position)
         assert own.exists() and not own.exclude(source="bot").exists()
 
@@ -108,3 +108,46 @@ def test_percentiles_are_nearest_rank() -> None:
     assert [stats.percentile(p) for p in (50, 90, 99, 100)] == [50, 90, 99, 100]
     assert play.BotStats(name="none").percentile(50) is None
     assert play.BotStats(name="one", latencies_ms=[7]).percentile(99) == 7
+
+
+def test_a_url_bot_is_listed_under_the_name_it_answers_to_a_ping() -> None:
+    with serve_in_background(RandomBot(seed=1), secret="s", name="My Bot") as bot:
+        output = run("manila", f"{bot.url}#s", "random", "greedy", seed="named")
+    url_bot = Bot.objects.get(endpoint_url=bot.url)
+    assert url_bot.name == "my-bot"
+    assert url_bot.competitor.name == f"{play.LOCAL_USER}/my-bot"
+    assert "url-127-0-0-1" not in output
+    assert any(line.split()[2:3] == ["my-bot"] for line in output.splitlines() if "seat" in line)
+    assert url_bot.last_ping_ok and "answered as My Bot" in url_bot.last_ping_detail
+
+
+def test_a_bot_answering_an_example_bots_name_gets_a_distinct_one() -> None:
+    with serve_in_background(RandomBot(seed=1), secret="s", name="random") as bot:
+        run("manila", f"{bot.url}#s", "random", "greedy", seed="twin")
+    seats = Game.objects.get().seats.order_by("position")
+    assert [s.competitor.bot.name for s in seats] == ["random-2", "random", "greedy"]
+    assert seats[0].competitor.bot.endpoint_url == bot.url, "the example keeps its name"
+
+
+def test_a_silent_url_bot_is_named_after_its_address() -> None:
+    run("manila", "greedy", "http://127.0.0.1:9/#s", "random", time_ms=300)
+    assert Bot.objects.filter(name="url-127-0-0-1-9").exists()
+
+
+def test_local_games_are_unlisted_and_their_bots_suspended_after_the_run(client) -> None:
+    output = run("cargo_noir", "greedy", "random", seed="quiet")
+    game = Game.objects.get()
+    assert not game.listed and not game.rated
+    home = client.get("/").content.decode()
+    assert f"/games/{game.pk}/" not in home and "local-play/" not in home
+    assert client.get("/api/v1/games/").json()["results"] == []
+    board = client.get("/leaderboards/cargo_noir/").content.decode()
+    assert f"/games/{game.pk}/" not in board
+    assert client.get(f"/games/{game.pk}/").status_code == 200, "its page stays reachable"
+    assert client.get(f"/api/v1/games/{game.pk}/").status_code == 200
+    assert f"game {game.pk}" in output
+    for bot in Bot.objects.filter(owner__username=play.LOCAL_USER):
+        assert bot.status == Bot.Status.SUSPENDED
+        assert "manage.py play" in bot.status_reason
+    run("cargo_noir", "greedy", "random", seed="again")  # the next run reactivates them
+    assert Game.objects.filter(status=Game.Status.FINISHED).count() == 2

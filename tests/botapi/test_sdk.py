@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import socket
 import subprocess
 import sys
 import threading
@@ -17,7 +20,7 @@ import pytest
 import engines
 from botapi import protocol
 from botapi.client import BotClient, Fault
-from botapi.sdk import RunningBot, Turn, check, serve_in_background, sign_headers
+from botapi.sdk import PortInUse, RunningBot, Turn, check, serve_in_background, sign_headers
 from botapi.sdk.examples.random_bot import RandomBot
 from engines import CHANCE, Dealer
 from tests.botapi.servers import unused_port
@@ -289,3 +292,67 @@ def test_the_check_reports_an_illegal_answer(capsys: pytest.CaptureFixture[str])
 def test_the_check_reports_an_unreachable_bot(capsys: pytest.CaptureFixture[str]) -> None:
     assert check.main([f"http://127.0.0.1:{unused_port()}/", "--secret", SECRET]) == 2
     assert "could not reach" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------ ports (issue 14)
+@pytest.fixture
+def held_port() -> Iterator[int]:
+    """A loopback port some other program is listening on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("module", ["botapi.sdk.examples.random_bot", "botapi.sdk.examples.greedy"])
+def test_an_example_bot_on_a_port_in_use_says_so_in_one_line(module: str, held_port: int) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", module, "--port", str(held_port)],
+        cwd=ROOT,
+        env={**os.environ, "HARBORMASTER_SECRET": SECRET},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"127.0.0.1:{held_port}" in lines[0] and "port in use" in lines[0]
+
+
+def test_an_example_bot_without_a_secret_says_so_in_one_line() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "HARBORMASTER_SECRET"}
+    done = subprocess.run(
+        [sys.executable, "-m", "botapi.sdk.examples.random_bot", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert "signing secret is required" in done.stderr.strip()
+
+
+def test_serving_in_the_background_on_a_port_in_use_raises_port_in_use(held_port: int) -> None:
+    with pytest.raises(PortInUse, match="port in use"):
+        serve_in_background(RandomBot(), port=held_port, secret=SECRET)
+
+
+def test_the_example_bots_default_ports_do_not_clash_with_the_demo() -> None:
+    from botapi.sdk.examples import random_bot
+    from botapi.sdk.examples.greedy import __main__ as greedy_main
+
+    makefile = (ROOT / "Makefile").read_text()
+    demo_port = int(re.search(r"^PORT \?= (\d+)$", makefile, re.M).group(1))
+    ports = {
+        "demo": demo_port,
+        "random": random_bot.DEFAULT_PORT,
+        "greedy": greedy_main.DEFAULT_PORT,
+    }
+    assert len(set(ports.values())) == 3, ports
+    readme = (ROOT / "botapi/sdk/README.md").read_text()
+    for name in ("random", "greedy"):
+        assert f"127.0.0.1:{ports[name]}/" in readme, f"the SDK README shows {name}'s port"

@@ -45,7 +45,10 @@ def games_queryset() -> QuerySet[Game]:
 @extend_schema_view(
     list=extend_schema(
         summary="Recent games",
-        description="Newest first; the same public record as one game, without the move log.",
+        description=(
+            "Newest first; the same public record as one game, without the move log. Local "
+            "test games (`manage.py play`) are not listed; each is still readable by its id."
+        ),
         parameters=[s.GameFilterSerializer],
         responses={200: s.GameSerializer(many=True)},
         auth=[],
@@ -80,10 +83,10 @@ class GameViewSet(
 
     def get_queryset(self) -> QuerySet[Game]:
         games = games_queryset().order_by("-created_at", "-id")
-        if self.action == "list":
+        if self.action == "list":  # local test games (manage.py play) are not listed
             query = s.GameFilterSerializer(data=self.request.query_params)
             query.is_valid(raise_exception=True)
-            games = games.filter(**query.validated_data)
+            games = games.filter(listed=True, **query.validated_data)
         return games
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:

@@ -15,8 +15,11 @@ class Command(BaseCommand):
         "secret as URL#SECRET, --secret or $HARBORMASTER_SECRET) and example bots "
         f"({', '.join(play.EXAMPLE_BOTS)}, started in this process on loopback), through "
         "the service's referee (run inline: Celery is forced eager for the command). "
-        "Prints each game's ranks, scores and seed, then each bot's latency percentiles "
-        "and faults. Seats rotate from game to game."
+        "A URL bot is listed under the name it answers to a ping. The games are unrated "
+        "and unlisted (not on the home page or the API's game list; /games/ID/ shows "
+        "one). Prints each game's ranks, scores and seed, then each bot's latency "
+        "percentiles and faults. Seats rotate from game to game. Run it as "
+        "`.venv/bin/python manage.py play ...`."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -2,7 +2,11 @@
 
 Run it::
 
-    HARBORMASTER_SECRET=your-secret python -m botapi.sdk.examples.random_bot --port 8000
+    HARBORMASTER_SECRET=your-secret .venv/bin/python -m botapi.sdk.examples.random_bot
+
+It listens on 127.0.0.1:8001 unless told otherwise (``--port``): ``make demo``
+serves the site on 8000, and the greedy example bot defaults to 8002, so all
+three run side by side.
 
 It never looks at the view: every game lists its legal actions in each
 request, so choosing among them by index always works. Start from here and
@@ -16,7 +20,7 @@ import logging
 import random
 from typing import Any
 
-from botapi.sdk import Turn, serve
+from botapi.sdk import DEFAULT_PORT, Turn, serve
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +48,12 @@ class RandomBot:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (0 = any)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default {DEFAULT_PORT}; 0 = any free one)",
+    )
     parser.add_argument("--secret", help="signing secret (default: $HARBORMASTER_SECRET)")
     parser.add_argument("--seed", type=int, help="random seed, for reproducible play")
     parser.add_argument("--name", default="random", help="name reported to pings")

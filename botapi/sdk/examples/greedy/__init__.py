@@ -2,11 +2,11 @@
 
     from botapi.sdk.examples.greedy import greedy_bot
     bot = greedy_bot("manila")       # or None: plays whichever game it is asked
-    serve(bot, port=8001)
+    serve(bot, port=8002)
 
 or from a shell::
 
-    python -m botapi.sdk.examples.greedy --engine manila --port 8001 --secret ...
+    .venv/bin/python -m botapi.sdk.examples.greedy --engine manila --secret ...
 
 Each game's heuristic lives in its own module (``manila``, ``batavia``,
 ``cargo_noir``, ``grog_island``) as ``choose(view, legal_actions, rng)``

@@ -1,8 +1,10 @@
 """Serve a greedy example bot.
 
-    HARBORMASTER_SECRET=... python -m botapi.sdk.examples.greedy --engine manila --port 8001
+    HARBORMASTER_SECRET=... .venv/bin/python -m botapi.sdk.examples.greedy --engine manila
 
 Without ``--engine`` the bot plays whichever of the four games it is asked.
+It listens on 127.0.0.1:8002 unless told otherwise (``--port``): ``make demo``
+serves on 8000 and the random example bot on 8001.
 """
 
 from __future__ import annotations
@@ -14,12 +16,19 @@ from botapi.sdk import serve
 
 from . import CHOOSERS, greedy_bot
 
+DEFAULT_PORT = 8002
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve a greedy Harbormaster example bot.")
     parser.add_argument("--engine", choices=sorted(CHOOSERS), help="the only game it accepts")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8001, help="port to listen on (0 = any)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default {DEFAULT_PORT}; 0 = any free one)",
+    )
     parser.add_argument("--secret", help="signing secret (default: $HARBORMASTER_SECRET)")
     parser.add_argument("--name", help="name reported to pings (default: greedy-<engine>)")
     args = parser.parse_args(argv)
