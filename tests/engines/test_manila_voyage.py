@@ -84,6 +84,45 @@ def test_stowaway_places_on_any_free_boat_seat_for_free() -> None:
     assert state.events[-1] == {"type": "placed", "seat": 3, "space": "jade", "cost": 0}
 
 
+def test_stowaway_without_money_may_board_for_free_while_the_insurance_is_free() -> None:
+    # The rules: a player with no money and no share left to mortgage may place on
+    # any free boat seat for free, even while the insurance office (cost 0) is free.
+    state = voyage_start(4)
+    state.cash[3] = 0
+    state.mortgaged[3] = 2  # both shares mortgaged: nothing at all available
+    place(state, "jade", "silk", "harbor_A")
+    assert state.legal_actions(3) == [
+        {"type": "place", "space": "nutmeg"},
+        {"type": "place", "space": "silk"},
+        {"type": "place", "space": "jade"},
+        {"type": "place", "space": "insurance"},
+        {"type": "pass"},
+    ]
+    act(state, 3, "place", space="silk")  # the silk boat's next seat costs 4
+    assert state.cash[3] == 0 and state.mortgaged[3] == 2 and state.crew[2] == [1, 3]
+    assert state.events[-1] == {"type": "placed", "seat": 3, "space": "silk", "cost": 0}
+
+
+def test_stowaway_without_money_may_still_take_the_insurance_and_its_10_pesos() -> None:
+    state = voyage_start(4)
+    state.cash[3] = 0
+    state.mortgaged[3] = 2
+    place(state, "jade", "silk", "harbor_A")
+    act(state, 3, "place", space="insurance")
+    assert state.cash[3] == 10 and state.spaces[8] == 3
+
+
+def test_stowaway_without_money_takes_only_boat_seats_and_the_insurance() -> None:
+    state = voyage_start(4)
+    state.cash[3] = 0
+    state.mortgaged[3] = 2
+    place(state, "jade", "silk", "harbor_A")
+    with pytest.raises(IllegalAction, match="may not place on pirate: it costs 5 pesos"):
+        state.apply(3, {"type": "place", "space": "pirate"})
+    with pytest.raises(IllegalAction, match="may not place on shipyard_C: it costs 2 pesos"):
+        state.apply(3, {"type": "place", "space": "shipyard_C"})
+
+
 def test_a_player_who_can_pay_by_mortgaging_is_no_stowaway() -> None:
     state = voyage_start(4)
     state.cash[3] = 0  # two unmortgaged shares: 24 available
