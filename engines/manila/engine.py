@@ -16,7 +16,7 @@ class Manila(Engine):
     name = "Manila"
     min_players = 3
     max_players = 5
-    version = "1"
+    version = "2"
     options = {"pirates_replace": False}
     max_legal_actions = 50
 
