@@ -5,6 +5,9 @@ finished. :func:`verify_game` then replays the move log from the start and
 confirms, ply by ply, that
 
 * the seed is the one committed to (``engines.seed_commitment``);
+* the game was played under the rules version this server has (an engine's
+  ``version`` changes when its rules do; an older record is still replayed,
+  but the report names the difference);
 * the log has no gap, and every move was made by the seat that was to move;
 * every chance outcome is exactly the one ``Dealer(seed).choose`` gives at
   that point (so nobody, the server included, picked a convenient card);
@@ -98,6 +101,14 @@ def verify_game(game: Game) -> VerificationReport:
             "seed_commitment",
             f"sha256 of the revealed seed is {engines.seed_commitment(game.seed)}, "
             f"but the game committed to {game.seed_commitment}",
+        )
+    rules = engines.get(game.engine)
+    if game.engine_version != rules.version:
+        report.add(
+            "engine_version",
+            f"the game was played under {game.engine} rules version {game.engine_version}, "
+            f"but this server has version {rules.version}: the replay checks it against "
+            "rules that have changed since, so it cannot vouch for the record",
         )
     state = _replay_checked(game, report)
     if state is not None:

@@ -1,8 +1,10 @@
-"""Manila (Zoch, 2005) for 3-5 players, played exactly by ``shared/rules/manila.md``.
+"""Manila (Zoch, 2005) for 3-5 players.
 
-Full action/view formats: ``docs/engines/manila.md``. Engine decisions
-(where the rulebook leaves a choice open, or where a compound turn is split
-into small decisions):
+The rules, the action/view formats and every engine decision with the
+rulebook passage it rests on: ``docs/engines/manila.md``. Version 2 (two
+rules corrected: the penniless stowaway and the second pirate's boarding
+decision). In short (where the rulebook leaves a choice open, or where a
+compound turn is split into small decisions):
 
 * Chance: the 12 starting shares are dealt one at a time (key
   ``deal/seat{s}/card{i}``); each die is one chance decision per boat at sea
@@ -24,16 +26,20 @@ into small decisions):
   order, each start only on spaces that still allow a sum of 9.
 * A boat already in the harbor takes no more crew; docks and yards stay open
   whether or not a boat lies there. A pirate-ship space freed by boarding is
-  free again for later placement rounds. Stowaways (cannot pay the cheapest
-  free space, mortgages counted) may take any free boat seat for free.
+  free again for later placement rounds. Stowaways -- a player with no money
+  and no share left to mortgage (even while the free insurance office is
+  open), or one who cannot pay for any free space -- may take any free boat
+  seat for free.
 * Two or more boats reaching the harbor in one movement, or going to the
   shipyard at the end: the harbor master orders them (one decision, a
   permutation). After movement 3, with nobody on the pirate ship, a boat on
   13 counts as reaching the harbor in that movement.
 * Boarding (after movement 2): the captain boards one boat on 13 with a free
-  seat, or stays; only if the captain boards does the second pirate decide.
-  Variant ``pirates_replace``: on a full boat the pirate sends one crew
-  member home (``evict`` = crew index), never a pirate who boarded this voyage.
+  seat, or stays; then the second pirate decides the same, whether the
+  captain boarded or stayed (if the captain boarded, the second pirate is
+  captain from then on). Variant ``pirates_replace``: on a full boat the
+  pirate sends one crew member home (``evict`` = crew index), never a
+  pirate who boarded this voyage.
 * Pilots move one boat one space per decision (small: one step; large: two,
   the second either the same boat onward in the same direction or another
   boat). A boat on 0 cannot move back; a boat moved past 13 docks at once.

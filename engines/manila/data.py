@@ -1,7 +1,7 @@
 """Manila's printed numbers: goods, boat seats, spaces, price track, money rules.
 
-Everything here is a constant from the rules spec (``shared/rules/manila.md``,
-"Board data"); the rest of the engine refers to goods and spaces by index for
+Everything here is a printed number of the game (``docs/engines/manila.md``,
+"Pieces and numbers"); the rest of the engine refers to goods and spaces by index for
 speed and converts to names only at the JSON boundary.
 """
 

@@ -1,4 +1,4 @@
-"""The Manila engine object: setup, rebuilding from JSON, describing actions."""
+"""The Manila engine object: setup, rebuilding from JSON, describing actions and events."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 from engines import Engine
 
+from . import text
 from .state import ManilaState
-from .views import describe
 
 
 class Manila(Engine):
@@ -16,7 +16,7 @@ class Manila(Engine):
     name = "Manila"
     min_players = 3
     max_players = 5
-    version = "1"
+    version = "2"
     options = {"pirates_replace": False}
     max_legal_actions = 50
 
@@ -27,7 +27,11 @@ class Manila(Engine):
         return ManilaState.from_json(dict(data))
 
     def describe(self, action: dict[str, Any]) -> str:
-        return describe(action)
+        return text.describe(action)
+
+    def describe_event(self, event: Mapping[str, Any]) -> str:
+        """A public event as a sentence for people (game pages show it)."""
+        return text.describe_event(event)
 
 
 ENGINE = Manila()

@@ -198,7 +198,7 @@ def after_arrivals(state: ManilaState) -> None:
 
 # ---------------------------------------------------------------- pirates
 def boardable(state: ManilaState) -> list[tuple[int, int]]:
-    """(good, crew index to evict or -1) a captain may board after movement 2."""
+    """(good, crew index to evict or -1) a pirate may board after movement 2."""
     options: list[tuple[int, int]] = []
     replace = state.options.get("pirates_replace", False)
     for g in at_sea(state):
@@ -213,9 +213,21 @@ def boardable(state: ManilaState) -> list[tuple[int, int]]:
 
 
 def start_boarding(state: ManilaState) -> None:
-    if state.pirates and boardable(state):
+    """After movement 2 each pirate on the ship decides in turn, the captain first.
+
+    ``queue`` holds the pirates still to decide (a seat holding both pirate
+    spaces decides twice); whoever stayed keeps their place at the front of
+    ``pirates``, so the first pirate still aboard is always the captain.
+    """
+    state.queue = list(state.pirates)
+    next_boarder(state)
+
+
+def next_boarder(state: ManilaState) -> None:
+    """The next pirate decides, while a boat on 13 can be boarded; then placement goes on."""
+    if state.queue and boardable(state):
         state.phase = "board"
-        state.mover = state.pirates[0]
+        state.mover = state.queue[0]
     else:
         next_round(state)
 

@@ -68,25 +68,29 @@ def legal_board(state: ManilaState) -> list[dict[str, Any]]:
 
 
 def apply_board(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    """The deciding pirate leaves the ship for the boat; if the captain, the next one commands."""
     g = data.GOOD_INDEX[action["good"]]
-    captain = state.pirates.pop(0)
+    stayed = len(state.pirates) - len(state.queue)  # pirates ahead who decided to stay
+    state.pirates.pop(stayed)
+    state.queue.pop(0)
     crew = state.crew[g]
-    event: dict[str, Any] = {"type": "boarded", "seat": captain, "good": action["good"]}
+    event: dict[str, Any] = {"type": "boarded", "seat": seat, "good": action["good"]}
     if "evict" in action:
         index = action["evict"]
         event["sent_home"] = crew[index]
-        crew[index] = captain
+        crew[index] = seat
     else:
         index = len(crew)
-        crew.append(captain)
+        crew.append(seat)
     state.boarded.append([g, index])
     state.events.append(event)
-    flow.start_boarding(state)
+    flow.next_boarder(state)
 
 
 def apply_stay(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
+    state.queue.pop(0)
     state.events.append({"type": "stayed", "seat": seat})
-    flow.next_round(state)
+    flow.next_boarder(state)
 
 
 # ---------------------------------------------------------------- pilots

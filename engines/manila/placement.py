@@ -38,19 +38,32 @@ def open_spaces(state: ManilaState) -> list[tuple[str, int]]:
     return spaces
 
 
-def is_stowaway(state: ManilaState, seat: int, spaces: list[tuple[str, int]]) -> bool:
-    """True if ``seat`` cannot pay even the cheapest free space (mortgages counted)."""
-    return bool(spaces) and available(state, seat) < min(cost for _, cost in spaces)
+def is_stowaway(money: int, spaces: list[tuple[str, int]]) -> bool:
+    """Whether a player with ``money`` available (mortgages counted) is a stowaway.
+
+    The rules make a stowaway of a player who has no money and no share left
+    to mortgage (even while the insurance office, which costs nothing, is
+    free), and of one who cannot pay for any free space.
+    """
+    return bool(spaces) and (money == 0 or money < min(cost for _, cost in spaces))
 
 
 def placement_costs(state: ManilaState, seat: int) -> dict[str, int]:
-    """Space name -> what ``seat`` would pay there now (only spaces it may take)."""
+    """Space name -> what ``seat`` would pay there now (only spaces it may take).
+
+    A stowaway may take any free boat seat for nothing, besides the spaces it
+    can pay for (with no money at all: the insurance office, if free).
+    """
     spaces = open_spaces(state)
     money = available(state, seat)
     if money >= _DEAREST:
         return dict(spaces)
-    if is_stowaway(state, seat, spaces):
-        return {name: 0 for name, _ in spaces if name in data.GOOD_INDEX}
+    if is_stowaway(money, spaces):
+        return {
+            name: 0 if name in data.GOOD_INDEX else cost
+            for name, cost in spaces
+            if name in data.GOOD_INDEX or cost <= money
+        }
     return {name: cost for name, cost in spaces if cost <= money}
 
 

@@ -1,4 +1,4 @@
-"""What everybody sees (public view), and short sentences for actions (describe)."""
+"""What everybody sees: the public view (a seat's own shares are added by ``view``)."""
 
 from __future__ import annotations
 
@@ -110,36 +110,3 @@ def public_view(state: ManilaState) -> dict[str, Any]:
             "shares": [dict(p["shares"]) for p in state.private],
         }
     return view
-
-
-def describe(action: dict[str, Any]) -> str:
-    """A short sentence for people."""
-    kind = action.get("type")
-    good = action.get("good")
-    texts = {
-        "deal": lambda: f"Deal a {good} share to seat {action.get('seat')}",
-        "roll": lambda: f"The {good} die shows {action.get('value')}",
-        "bid": lambda: f"Bid {action.get('amount')} pesos for harbor master",
-        "more_bids": lambda: "Show higher bids",
-        "pass": lambda: "Pass",
-        "buy": lambda: f"Buy a {good} share",
-        "skip_buy": lambda: "Buy no share",
-        "leave_ashore": lambda: f"Leave {good} ashore",
-        "start_boat": lambda: f"Start the {good} boat on space {action.get('space')}",
-        "place": lambda: f"Place an accomplice on {action.get('space')}",
-        "harbor_order": lambda: "Dock in order " + ", ".join(action.get("goods", [])),
-        "shipyard_order": lambda: "Repair in order " + ", ".join(action.get("goods", [])),
-        "board": lambda: (
-            f"Board the {good} boat"
-            + (f", sending crew member {action['evict']} home" if "evict" in action else "")
-        ),
-        "stay": lambda: "Stay on the pirate ship",
-        "pilot": lambda: (
-            f"Move the {good} boat {'forward' if action.get('move') == 1 else 'back'} one space"
-        ),
-        "pilot_stop": lambda: "Move no more boats",
-        "send": lambda: f"Send the plundered {good} boat to the {action.get('to')}",
-        "redeem": lambda: f"Redeem {action.get('count')} mortgaged share(s)",
-    }
-    text = texts.get(kind)
-    return text() if text else f"{kind}"

@@ -21,7 +21,7 @@ from tests.engines.test_manila_helpers import (
 def test_engine_metadata() -> None:
     engine = engines.get("manila")
     assert (engine.name, engine.min_players, engine.max_players) == ("Manila", 3, 5)
-    assert engine.version == "1" and engine.options == {"pirates_replace": False}
+    assert engine.version == "2" and engine.options == {"pirates_replace": False}
     assert engine.max_legal_actions == 50
 
 

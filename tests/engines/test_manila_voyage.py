@@ -84,6 +84,45 @@ def test_stowaway_places_on_any_free_boat_seat_for_free() -> None:
     assert state.events[-1] == {"type": "placed", "seat": 3, "space": "jade", "cost": 0}
 
 
+def test_stowaway_without_money_may_board_for_free_while_the_insurance_is_free() -> None:
+    # The rules: a player with no money and no share left to mortgage may place on
+    # any free boat seat for free, even while the insurance office (cost 0) is free.
+    state = voyage_start(4)
+    state.cash[3] = 0
+    state.mortgaged[3] = 2  # both shares mortgaged: nothing at all available
+    place(state, "jade", "silk", "harbor_A")
+    assert state.legal_actions(3) == [
+        {"type": "place", "space": "nutmeg"},
+        {"type": "place", "space": "silk"},
+        {"type": "place", "space": "jade"},
+        {"type": "place", "space": "insurance"},
+        {"type": "pass"},
+    ]
+    act(state, 3, "place", space="silk")  # the silk boat's next seat costs 4
+    assert state.cash[3] == 0 and state.mortgaged[3] == 2 and state.crew[2] == [1, 3]
+    assert state.events[-1] == {"type": "placed", "seat": 3, "space": "silk", "cost": 0}
+
+
+def test_stowaway_without_money_may_still_take_the_insurance_and_its_10_pesos() -> None:
+    state = voyage_start(4)
+    state.cash[3] = 0
+    state.mortgaged[3] = 2
+    place(state, "jade", "silk", "harbor_A")
+    act(state, 3, "place", space="insurance")
+    assert state.cash[3] == 10 and state.spaces[8] == 3
+
+
+def test_stowaway_without_money_takes_only_boat_seats_and_the_insurance() -> None:
+    state = voyage_start(4)
+    state.cash[3] = 0
+    state.mortgaged[3] = 2
+    place(state, "jade", "silk", "harbor_A")
+    with pytest.raises(IllegalAction, match="may not place on pirate: it costs 5 pesos"):
+        state.apply(3, {"type": "place", "space": "pirate"})
+    with pytest.raises(IllegalAction, match="may not place on shipyard_C: it costs 2 pesos"):
+        state.apply(3, {"type": "place", "space": "shipyard_C"})
+
+
 def test_a_player_who_can_pay_by_mortgaging_is_no_stowaway() -> None:
     state = voyage_start(4)
     state.cash[3] = 0  # two unmortgaged shares: 24 available
@@ -146,10 +185,63 @@ def test_boarding_example_captain_boards_ginseng_and_the_second_becomes_captain(
     assert state.phase == "place" and state.round == 3 and state.to_move == [0]
 
 
-def test_a_captain_who_stays_keeps_the_second_pirate_aboard_the_ship() -> None:
+def test_after_the_captain_stays_the_second_pirate_decides() -> None:
+    # The rules: the captain decides first, then the second pirate decides likewise,
+    # whether the captain boarded or stayed.
     state = _jade_and_ginseng_on_13()
     act(state, 2, "stay")
-    assert state.pirates == [2, 3] and state.phase == "place"
+    assert state.phase == "board" and state.to_move == [3]
+    assert state.legal_actions(3) == [{"type": "board", "good": "ginseng"}, {"type": "stay"}]
+    assert state.view(None)["pirate_ship"] == [2, 3]
+
+
+def test_a_second_pirate_who_boards_after_the_captain_stayed_leaves_the_captain_in_command() -> (
+    None
+):
+    state = _jade_and_ginseng_on_13()
+    act(state, 2, "stay")
+    act(state, 3, "board", good="ginseng")
+    assert state.crew[0] == [0, 1, 3] and state.pirates == [2]
+    assert state.events[-2:] == [
+        {"type": "stayed", "seat": 2},
+        {"type": "boarded", "seat": 3, "good": "ginseng"},
+    ]
+    assert state.phase == "place" and state.round == 3 and state.to_move == [0]
+
+
+def test_when_both_pirates_stay_both_remain_on_the_ship() -> None:
+    state = _jade_and_ginseng_on_13()
+    act(state, 2, "stay")
+    act(state, 3, "stay")
+    assert state.pirates == [2, 3] and state.phase == "place" and state.to_move == [0]
+
+
+def test_one_player_holding_both_pirate_spaces_decides_twice() -> None:
+    state = voyage_start(4, ashore="silk", starts={"ginseng": 4, "nutmeg": 0, "jade": 5})
+    place(state, "jade", "jade", "pirate", "jade")
+    roll(state, ginseng=5, nutmeg=1, jade=4)
+    place(state, "ginseng", "ginseng", "pirate", "pass")
+    roll(state, ginseng=4, nutmeg=1, jade=4)
+    assert state.position == [13, 2, -1, 13] and state.pirates == [2, 2]
+    act(state, 2, "stay")
+    assert state.to_move == [2] and state.phase == "board"
+    act(state, 2, "board", good="ginseng")
+    assert state.pirates == [2] and state.crew[0] == [0, 1, 2]
+    assert state.phase == "place"
+
+
+def test_the_captain_who_stayed_still_commands_the_plunder_after_the_second_boarded() -> None:
+    state = _jade_and_ginseng_on_13()
+    act(state, 2, "stay")
+    act(state, 3, "board", good="ginseng")
+    place(state, "pilot_large", "pass", "pass", "pass")
+    act(state, 0, "pilot", good="jade", move=-1)
+    act(state, 0, "pilot_stop")
+    cash = list(state.cash)
+    roll(state, ginseng=1, nutmeg=1, jade=1)  # jade back on 13: plundered
+    assert state.phase == "plunder" and state.to_move == [2]
+    assert state.cash[2] == cash[2] + 36  # the lone pirate left on the ship takes it all
+    assert state.crew[3] == []
 
 
 def test_variant_pirates_replace_sends_a_crew_member_home_from_a_full_boat() -> None:

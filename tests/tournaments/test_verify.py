@@ -98,6 +98,17 @@ def test_a_changed_outcome_is_reported() -> None:
     assert "recorded scores" in problems[0].detail
 
 
+def test_a_game_played_under_older_rules_names_the_version_mismatch() -> None:
+    game = manila_game()
+    game.engine_version = "1"
+    game.save(update_fields=["engine_version"])
+    report = verify_game(game)
+    assert not report.ok
+    assert report.problems[0].kind == "engine_version"
+    assert "manila rules version 1" in report.problems[0].detail
+    assert f"this server has version {engines.get('manila').version}" in report.problems[0].detail
+
+
 def test_a_missing_ply_is_a_gap() -> None:
     game = manila_game()
     Move.objects.filter(game=game, ply=10).delete()

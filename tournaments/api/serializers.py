@@ -193,8 +193,8 @@ class GameFilterSerializer(serializers.Serializer):
 
 class VerificationProblemSerializer(serializers.Serializer):
     kind = serializers.CharField(
-        help_text="seed_commitment, chance_outcome, gap, chance_turn, wrong_seat, illegal, "
-        "after_end, move_count, not_over or outcome."
+        help_text="seed_commitment, engine_version, chance_outcome, gap, chance_turn, "
+        "wrong_seat, illegal, after_end, move_count, not_over or outcome."
     )
     ply = serializers.IntegerField(allow_null=True)
     detail = serializers.CharField()

@@ -166,6 +166,20 @@ def _placement_price(view: View, space: str) -> int:
     return view["spaces"][space]["cost"]
 
 
+def placement_prices(view: View, legal: list[Action]) -> dict[str, int]:
+    """What this seat would pay for each listed placement.
+
+    A stowaway -- a seat with no money and no share left to mortgage, or one
+    that cannot pay for any listed space -- takes a boat seat for nothing.
+    """
+    prices = {a["space"]: _placement_price(view, a["space"]) for a in legal if a["type"] == "place"}
+    power = _spending_power(_me(view))
+    if prices and (power == 0 or power < min(prices.values())):
+        boats = view.get("boats") or {}
+        prices = {space: 0 if space in boats else price for space, price in prices.items()}
+    return prices
+
+
 def _with_placement(view: View, me: int, space: str) -> View:
     """A shallow copy of the view with this seat's accomplice on ``space``."""
     after = dict(view)
@@ -194,8 +208,7 @@ def choose_place(view: View, legal: list[Action], rng: random.Random) -> int:
     player = _me(view)
     rounds_left = _placement_rounds_left(view)
     base = expected_income(view, me, rounds_left)
-    prices = {a["space"]: _placement_price(view, a["space"]) for a in legal if a["type"] == "place"}
-    stowaway = bool(prices) and _spending_power(player) < min(prices.values())
+    prices = placement_prices(view, legal)
 
     def score(action: Action) -> float:
         if action["type"] != "place":
@@ -204,8 +217,7 @@ def choose_place(view: View, legal: list[Action], rng: random.Random) -> int:
         gain = expected_income(_with_placement(view, me, space), me, rounds_left) - base
         if space == "insurance":
             gain += INSURANCE_BONUS
-        cost = 0 if stowaway else _payment_cost(player, prices[space])
-        return gain - cost
+        return gain - _payment_cost(player, prices[space])
 
     return best_index(legal, score, rng)
 
