@@ -71,7 +71,7 @@ def test_game_page_shows_seats_outcome_seed_and_replay(client: Client, finished_
     assert page.count('<li class="ply') == len(moves)
     for move in moves[:30]:
         assert rules.describe(move.action) in text(response.content)
-    assert "dealt: seat 0" in page, "public events are listed"
+    assert "Seat 0 is dealt a share, face down." in page, "public events are listed"
     assert '<script src="/static/js/replay.js"' in page
 
 
@@ -82,11 +82,12 @@ def test_a_running_game_page_shows_no_action_and_no_seed(client: Client) -> None
     assert "still-secret" not in page and "Revealed when the game is finished" in page
     rules = engines.get("manila")
     for move in game.moves.all():
-        if move.seat == CHANCE:
+        # A deal names a hidden share; a die roll is public (its event says the same).
+        if move.seat == CHANCE and move.action["type"] == "deal":
             assert rules.describe(move.action) not in page
     assert "Deal a" not in page
     assert page.count('<li class="ply') == 60
-    assert "bid: seat" in page or "dealt: seat" in page
+    assert "is dealt a share, face down." in page, "public events are listed as sentences"
 
 
 def test_leaderboard_shows_elo_and_trueskill(client: Client, finished_games) -> None:
