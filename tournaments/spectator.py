@@ -117,23 +117,32 @@ def public_plies(game: Game) -> list[PublicPly]:
     """Every logged ply, replayed for its public events; actions only once finished.
 
     Only the moves counted by ``game.next_ply`` are read, so a move being
-    written by a concurrent transaction never shows half-done.
+    written by a concurrent transaction never shows half-done. A game recorded
+    under an older version of its engine's rules is replayed by the current
+    rules as far as they accept its moves; past the first one they refuse, its
+    plies are listed without events (verification names the version change).
     """
     reveal = is_public(game)
     rules = engines.get(game.engine)
-    state = rules.new_game(game.num_players, game.options)
+    state: engines.State | None = rules.new_game(game.num_players, game.options)
     moves = Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply")
     plies = []
     for ply, seat, action in moves.values_list("ply", "seat", "action"):
-        seen = len(state.events)
-        state.apply(seat, action)
+        seen = len(state.events) if state is not None else 0
+        try:
+            if state is not None:
+                state.apply(seat, action)
+        except engines.IllegalAction:
+            if game.engine_version == rules.version:
+                raise  # a log this server's rules wrote must replay: a real fault
+            state = None  # older rules allowed it; no events can be rebuilt from here on
         plies.append(
             PublicPly(
                 ply=ply,
                 seat=seat,
                 action=action if reveal else None,
                 description=rules.describe(action) if reveal else None,
-                events=list(state.events[seen:]),
+                events=list(state.events[seen:]) if state is not None else [],
             )
         )
     return plies

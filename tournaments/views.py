@@ -42,6 +42,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "seed": spectator.visible_seed(game),
             "finished": spectator.is_public(game),
             "plies": plies,
+            "current_version": rules.version,
         },
     )
 

@@ -137,3 +137,36 @@ def test_game_page_events_are_sentences_not_internal_names(client: Client, engin
         assert not re.search(r"[{}\[\]]", line), line
         assert not re.search(r"\b[Aa] [aeiou]", line), line
         assert line[0].isupper(), line
+
+
+def test_a_game_of_older_rules_that_the_current_rules_refuse_still_has_a_page(
+    client: Client,
+) -> None:
+    """A record from an older engine version may hold a move the current rules refuse."""
+    game = played_game("manila", CompetitorFactory.create_batch(3), seed="old-rules")
+    moves = list(game.moves.order_by("ply"))
+    refused = next(move for move in moves if move.seat != CHANCE and move.ply > 20)
+    refused.action = {"type": "a move only the older rules knew"}
+    refused.save()
+    game.engine_version = "0-older"
+    game.save()
+    response = client.get(f"/games/{game.pk}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "played under version 0-older of its rules" in page
+    assert page.count('<li class="ply') == len(moves), "every ply is still listed"
+    replay = page[page.index('id="replay"') :]
+    after = replay[replay.index(f'data-ply="{refused.ply}"') :]
+    assert '<ul class="events">' not in after, "no events are made up past the refused move"
+    assert '<ul class="events">' in replay[: replay.index(f'data-ply="{refused.ply}"')]
+
+
+def test_a_game_of_the_current_rules_whose_log_does_not_replay_is_an_error(
+    client: Client,
+) -> None:
+    game = played_game("manila", CompetitorFactory.create_batch(3), seed="broken-log")
+    move = game.moves.filter(seat__gte=0, ply__gt=20).order_by("ply").first()
+    move.action = {"type": "nonsense"}
+    move.save()
+    with pytest.raises(engines.IllegalAction):
+        client.get(f"/games/{game.pk}/")
