@@ -164,6 +164,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON only, parsed with a nesting limit (botapi/api/parsers.py); other bodies are a 415.
+    "DEFAULT_PARSER_CLASSES": ["botapi.api.parsers.LimitedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "botapi.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "botapi.api.errors.exception_handler",
