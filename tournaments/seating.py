@@ -11,6 +11,7 @@ People get seats later (lobby and play page).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -37,9 +38,13 @@ def seatable_bots(user: Any) -> QuerySet[Bot]:
     )
 
 
-def bot_for_seat(user: Any, bot_id: int, engine: str) -> Bot:
-    """The bot ``user`` wants at a table of ``engine``, or SeatRefused saying why not."""
-    bot = seatable_bots(user).filter(pk=bot_id).first()
+def seatable_bots_by_id(user: Any, bot_ids: Iterable[int]) -> dict[int, Bot]:
+    """The bots among ``bot_ids`` that ``user`` may seat, by id, in one query."""
+    return seatable_bots(user).in_bulk(set(bot_ids))
+
+
+def check_seat(bot: Bot | None, bot_id: int, engine: str) -> Bot:
+    """The per-seat rule: ``bot`` (the seatable bot ``bot_id``, or None) may play ``engine``."""
     if bot is None:
         raise SeatRefused(f"no bot {bot_id} among yours or the example bots")
     if not bot.is_active:
@@ -50,3 +55,8 @@ def bot_for_seat(user: Any, bot_id: int, engine: str) -> Bot:
             f"bot {bot.competitor.name} does not play {engine} (it plays {', '.join(bot.engines)})"
         )
     return bot
+
+
+def bot_for_seat(user: Any, bot_id: int, engine: str) -> Bot:
+    """The bot ``user`` wants at a table of ``engine``, or SeatRefused saying why not."""
+    return check_seat(seatable_bots(user).filter(pk=bot_id).first(), bot_id, engine)

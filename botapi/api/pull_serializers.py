@@ -11,7 +11,11 @@ from typing import Any
 
 from rest_framework import serializers
 
+from botapi.api.fields import BoundedDictField
 from botapi.pull import MAX_WAIT_SECONDS
+
+MAX_ACTION_KEYS = 32
+"""More keys than any engine's action has; a bigger object is refused before it is compared."""
 
 
 class TurnsQuerySerializer(serializers.Serializer):
@@ -67,7 +71,8 @@ class MoveRequestSerializer(serializers.Serializer):
     """
 
     ply = serializers.IntegerField(min_value=0, help_text="The turn's ply.")
-    action = serializers.DictField(
+    action = BoundedDictField(
+        max_items=MAX_ACTION_KEYS,
         child=serializers.JSONField(),
         required=False,
         help_text="One of the turn's legal_actions, unchanged.",

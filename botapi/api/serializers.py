@@ -64,6 +64,7 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
     engines = serializers.ListField(
         child=serializers.ChoiceField(choices=engine_slugs()),
         allow_empty=False,
+        max_length=len(engine_slugs()),  # each at most once
         help_text="Engine slugs this bot plays.",
     )
     endpoint_url = serializers.CharField(

@@ -65,3 +65,17 @@ def test_a_lone_surrogate_is_refused_before_it_reaches_the_database() -> None:
     )
     assert response.status_code == 400
     assert response.json()["code"] == "parse_error"
+
+
+def test_lists_and_objects_are_bounded_before_their_items_are_read() -> None:
+    _, user, pull, _ = clients()
+    engines = ["manila"] * 10_000
+    response = user.post("/api/v1/bots/", {"name": "b", "engines": engines, "mode": "pull"})
+    assert response.status_code == 400
+    assert response.json()["engines"] == ["Ensure this field has no more than 4 elements."]
+    action = {f"k{n}": n for n in range(1000)}
+    response = pull.post("/api/v1/games/1/moves", {"ply": 0, "action": {"type": "x", **action}})
+    assert response.status_code == 400
+    assert response.json()["action"] == [
+        "Ensure this object has no more than 32 keys (it has 1001)."
+    ]

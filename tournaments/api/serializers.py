@@ -11,13 +11,18 @@ from typing import Any
 from rest_framework import serializers
 
 import engines
+from botapi.api.fields import BoundedDictField
 from botapi.api.serializers import RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
 from tournaments.models import Game
-from tournaments.seating import SeatRefused, bot_for_seat
+from tournaments.seating import SeatRefused, check_seat, seatable_bots_by_id
 
 MAX_MOVE_TIME_MS = 60_000
 MAX_TIME_BANK_MS = 600_000
+MAX_SEATS = max(engines.get(slug).max_players for slug in engine_slugs())
+"""No engine seats more players: a longer list is refused before any query."""
+MAX_OPTIONS = 32
+"""More option names than any engine has; a bigger object is refused before the engine reads it."""
 
 
 class EngineField(serializers.CharField):
@@ -47,13 +52,16 @@ class SeatSpecSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
 
 class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     engine = EngineField(help_text=f"The game to play: {', '.join(engine_slugs())}.")
-    options = serializers.DictField(
+    options = BoundedDictField(
+        max_items=MAX_OPTIONS,
         required=False,
         default=dict,
         help_text="Engine options (see docs/engines/<engine>.md); defaults fill the rest.",
     )
     seats = SeatSpecSerializer(
-        many=True, help_text="The players in seat order (seat 0 moves first where it matters)."
+        many=True,
+        max_length=MAX_SEATS,
+        help_text="The players in seat order (seat 0 moves first where it matters).",
     )
     rated = serializers.BooleanField(
         required=False, default=True, help_text="Whether the result changes ratings."
@@ -76,10 +84,11 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
         if engine not in engine_slugs():
             return seats  # the engine field reports the problem
         user = self.context["request"].user
+        found = seatable_bots_by_id(user, [spec["bot"] for spec in seats])
         bots, errors = [], {}
         for index, spec in enumerate(seats):
             try:
-                bots.append(bot_for_seat(user, spec["bot"], engine))
+                bots.append(check_seat(found.get(spec["bot"]), spec["bot"], engine))
             except SeatRefused as refused:
                 errors[index] = {"bot": [str(refused)]}
         if errors:
