@@ -12,13 +12,14 @@ from typing import Any
 from rest_framework import serializers
 
 from botapi.api.fields import BoundedDictField
+from botapi.api.serializers import QuerySerializer
 from botapi.pull import MAX_WAIT_SECONDS
 
 MAX_ACTION_KEYS = 32
 """More keys than any engine's action has; a bigger object is refused before it is compared."""
 
 
-class TurnsQuerySerializer(serializers.Serializer):
+class TurnsQuerySerializer(QuerySerializer):
     wait = serializers.FloatField(
         required=False,
         default=0,
@@ -69,6 +70,8 @@ class MoveRequestSerializer(serializers.Serializer):
 
     Unknown fields are ignored, as in a push reply.
     """
+
+    exclusive_fields = ("action", "action_index")  # the schema says: exactly one
 
     ply = serializers.IntegerField(min_value=0, help_text="The turn's ply.")
     action = BoundedDictField(

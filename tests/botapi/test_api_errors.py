@@ -22,7 +22,7 @@ def assert_error_shape(response, status: int, code: str) -> None:
 
 
 @pytest.mark.parametrize("debug", [False, True])
-def test_unknown_paths_and_non_numeric_ids_are_json_404s(api, settings, debug: bool) -> None:
+def test_unknown_paths_and_non_numeric_ids_are_json_404s(api, user, settings, debug: bool) -> None:
     settings.DEBUG = debug  # Django's HTML 404 page is a different one with DEBUG on
     for path in (
         "/api/v1/bots/abc/",
@@ -36,6 +36,10 @@ def test_unknown_paths_and_non_numeric_ids_are_json_404s(api, settings, debug: b
         assert_error_shape(api.get(path), 404, "not_found")
     # without the slash: Django would redirect (or, for a POST with DEBUG on, fail with a 500)
     assert_error_shape(api.post("/api/v1/bots", {}), 404, "not_found")
+    # and not a CSRF 403 (the API's views do not use CSRF tokens), even for a session
+    session = APIClient(enforce_csrf_checks=True)
+    session.force_login(user)
+    assert_error_shape(session.post("/api/v1/games/x/moves", {}), 404, "not_found")
 
 
 def test_a_body_over_the_limit_is_a_json_413_and_no_error_log(api, settings, caplog) -> None:

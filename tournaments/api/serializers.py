@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 import engines
 from botapi.api.fields import BoundedDictField
-from botapi.api.serializers import RefuseUnknownFieldsMixin
+from botapi.api.serializers import QuerySerializer, RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
 from tournaments.models import Game
 from tournaments.seating import SeatRefused, check_seat, seatable_bots_by_id
@@ -26,11 +27,11 @@ MAX_OPTIONS = 32
 
 
 class EngineField(serializers.CharField):
-    """An engine slug.
+    """An engine slug; its own message names the known ones.
 
-    A plain string in the schema, with the slugs in its description: an enum
-    here would be a second name for the choice set the bot API already names
-    (``EnginesEnum``), which drf-spectacular warns about.
+    An inline enum in the schema (:class:`EngineFieldSchema`): a choice field
+    would be a second component name for the choice set the bot API already
+    names (``EnginesEnum``), which drf-spectacular warns about.
     """
 
     default_error_messages = {"unknown": "unknown engine {value!r}; known engines: {known}"}
@@ -42,6 +43,13 @@ class EngineField(serializers.CharField):
         return value
 
 
+class EngineFieldSchema(OpenApiSerializerFieldExtension):
+    target_class = EngineField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        return {"type": "string", "enum": engine_slugs()}
+
+
 class SeatSpecSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     """One seat of a new game, in seat order. Bots only for now; people get seats later."""
 
@@ -51,6 +59,8 @@ class SeatSpecSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
 
 
 class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
+    """A new game between bots."""
+
     engine = EngineField(help_text=f"The game to play: {', '.join(engine_slugs())}.")
     options = BoundedDictField(
         max_items=MAX_OPTIONS,
@@ -181,7 +191,7 @@ class GameDetailSerializer(GameSerializer):
     moves = PublicPlySerializer(many=True, help_text="The public move log, every ply.")
 
 
-class GameFilterSerializer(serializers.Serializer):
+class GameFilterSerializer(QuerySerializer):
     """Query parameters of the game list."""
 
     engine = EngineField(
