@@ -15,6 +15,8 @@ from botapi.api.fields import BoundedDictField
 from botapi.api.serializers import QuerySerializer
 from botapi.pull import MAX_WAIT_SECONDS
 
+MAX_PLY = 2**31 - 1
+"""The largest ply the database stores."""
 MAX_ACTION_KEYS = 32
 """More keys than any engine's action has; a bigger object is refused before it is compared."""
 
@@ -73,7 +75,7 @@ class MoveRequestSerializer(serializers.Serializer):
 
     exclusive_fields = ("action", "action_index")  # the schema says: exactly one
 
-    ply = serializers.IntegerField(min_value=0, help_text="The turn's ply.")
+    ply = serializers.IntegerField(min_value=0, max_value=MAX_PLY, help_text="The turn's ply.")
     action = BoundedDictField(
         max_items=MAX_ACTION_KEYS,
         child=serializers.JSONField(),

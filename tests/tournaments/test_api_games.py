@@ -299,3 +299,12 @@ def test_a_bot_playing_its_limit_of_games_is_refused_with_409(api, user) -> None
     assert answer.json()["code"] == "bot_at_capacity"
     assert f"{busy.name} (1)" in answer.json()["detail"]
     assert db_snapshot() == before
+
+
+def test_a_bot_id_beyond_64_bits_is_a_400_not_a_database_error(api, user) -> None:
+    """SQLite cannot even compare such a number (the embedded mode answered 500)."""
+    answer = api.post(
+        "/api/v1/games/", {"engine": "manila", "seats": [{"bot": 2**63}] * 3}, format="json"
+    )
+    assert answer.status_code == 400
+    assert "bot" in answer.json()["seats"]["0"]

@@ -20,6 +20,8 @@ from tournaments.seating import SeatRefused, check_seat, seatable_bots_by_id
 
 MAX_MOVE_TIME_MS = 60_000
 MAX_TIME_BANK_MS = 600_000
+MAX_ID = 2**63 - 1
+"""Ids are 64-bit; a bigger number names no bot (and SQLite cannot even compare it)."""
 MAX_SEATS = max(engines.get(slug).max_players for slug in engine_slugs())
 """No engine seats more players: a longer list is refused before any query."""
 MAX_OPTIONS = 32
@@ -54,7 +56,7 @@ class SeatSpecSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     """One seat of a new game, in seat order. Bots only for now; people get seats later."""
 
     bot = serializers.IntegerField(
-        min_value=1, help_text="Id of one of your bots, or of an example bot."
+        min_value=1, max_value=MAX_ID, help_text="Id of one of your bots, or of an example bot."
     )
 
 
