@@ -69,7 +69,7 @@ _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?:\.(?!-)[A-Za-z0-9_-]{1,63})
 class EndpointRefused(ValueError):
     """An endpoint the guard will not talk to.
 
-    ``reason`` is a stable code (``scheme``, ``host``, ``credentials``,
+    ``reason`` is a stable code (``scheme``, ``host``, ``port``, ``credentials``,
     ``unresolvable``, ``forbidden_address``); the message names the problem
     for the bot's owner.
     """
@@ -80,6 +80,19 @@ class EndpointRefused(ValueError):
 
 
 # ------------------------------------------------------------------ policy
+def check_port(port: int) -> int:
+    """``port`` if it is a TCP port (1-65535); else :class:`EndpointRefused` naming it.
+
+    Out-of-range ports must be refused rather than passed on: the C resolver
+    truncates them to 16 bits, so ``:73661`` would reach port 8125.
+    """
+    if not 1 <= port <= 65535:
+        raise EndpointRefused(
+            "port", f"port {port} is not a TCP port: an endpoint's port must be 1 to 65535"
+        )
+    return port
+
+
 def forbidden_reason(ip: IPAddress) -> str | None:
     """Why ``ip`` is not a public unicast address, or None if it is one."""
     if isinstance(ip, ipaddress.IPv6Address):
@@ -260,7 +273,8 @@ def check_endpoint(
     host = parsed.raw_host.decode("ascii")
     if parse_ip(host) is None and not _HOST_NAME.fullmatch(host):
         raise EndpointRefused("host", f"{parsed.host!r} is not a valid host name")
-    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    default_port = 443 if parsed.scheme == "https" else 80
+    port = check_port(default_port if parsed.port is None else parsed.port)
     checked_addresses(host, port, policy, resolver)
     return str(parsed)
 
@@ -337,6 +351,7 @@ class GuardedBackend(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.NetworkStream:
+        check_port(port)  # never let the resolver wrap it to another port
         lookup_timeout = _bounded(timeout, httpcore.ConnectTimeout, "the DNS lookup")
         addresses = checked_addresses(host, port, self.policy, self.resolver, lookup_timeout)
         last_error: Exception | None = None

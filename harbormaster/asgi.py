@@ -2,7 +2,8 @@
 
 Run it with ``uvicorn harbormaster.asgi:application``. Websocket routes live
 in :mod:`tournaments.routing`; they authenticate with the Django session and
-accept only origins in ALLOWED_HOSTS.
+accept only origins in ALLOWED_HOSTS. HTTP passes :class:`BodySizeLimit`
+first: Django's handler would read a whole body to disk before any check.
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from harbormaster.bodylimit import BodySizeLimit  # noqa: E402
 from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_http_app,
+        "http": BodySizeLimit(django_http_app),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

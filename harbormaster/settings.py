@@ -162,7 +162,8 @@ STORAGES = {
 # --- API --------------------------------------------------------------------
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the framework's own answers (401, 413, 429...) for each view.
+    "DEFAULT_SCHEMA_CLASS": "botapi.api.schema.ApiAutoSchema",
     # Token first: an anonymous API call gets 401 with `WWW-Authenticate: Token`.
     # Sessions serve the browsable API and the docs page to a logged-in person.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -170,6 +171,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON only, parsed with a nesting limit (botapi/api/parsers.py); other bodies are a 415.
+    "DEFAULT_PARSER_CLASSES": ["botapi.api.parsers.LimitedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "botapi.api.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "botapi.api.errors.exception_handler",
@@ -190,6 +194,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # Two models have a "status"; name their choice sets so the schema is stable.
     "ENUM_NAME_OVERRIDES": {
+        "EngineEnum": "botapi.models.engine_slugs",
         "BotStatusEnum": "botapi.models.Bot.Status",
         "GameStatusEnum": "tournaments.models.Game.Status",
     },

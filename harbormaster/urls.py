@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from botapi.api import errors
 from harbormaster import views
 
 urlpatterns = [
@@ -18,5 +19,14 @@ urlpatterns = [
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("botapi.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    # Anything else under /api/ (a wrong path, a non-numeric id) is a JSON 404,
+    # also with DEBUG on, where Django would show its HTML page.
+    re_path(r"^api/", errors.not_found),
     path("", include("tournaments.urls")),
 ]
+
+# Errors raised outside the API's views: JSON under /api/, Django's pages elsewhere.
+handler400 = "botapi.api.errors.bad_request"
+handler403 = "botapi.api.errors.permission_denied"
+handler404 = "botapi.api.errors.page_not_found"
+handler500 = "botapi.api.errors.server_error"

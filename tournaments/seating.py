@@ -125,13 +125,25 @@ def check_seat(user: Any, bot: Bot, engine: str) -> None:
         )
 
 
-def bot_for_seat(user: Any, bot_id: int, engine: str) -> Bot:
-    """The bot ``user`` wants at a table of ``engine``, or SeatRefused saying why not."""
-    bot = seatable_bots(user).filter(pk=bot_id).first()
+def seatable_bots_by_id(user: Any, bot_ids: Iterable[int]) -> dict[int, Bot]:
+    """The bots among ``bot_ids`` that ``user`` may name at a table, by id, in one query."""
+    return seatable_bots(user).in_bulk(set(bot_ids))
+
+
+def seat_bot(user: Any, bot: Bot | None, bot_id: int, engine: str) -> Bot:
+    """``bot`` (what :func:`seatable_bots` found for ``bot_id``, or None) if ``user`` may seat it.
+
+    Raises SeatRefused saying why not; a missing bot is refused like a private one.
+    """
     if bot is None:
         raise SeatRefused(no_such_bot(bot_id))
     check_seat(user, bot, engine)
     return bot
+
+
+def bot_for_seat(user: Any, bot_id: int, engine: str) -> Bot:
+    """The bot ``user`` wants at a table of ``engine``, or SeatRefused saying why not."""
+    return seat_bot(user, seatable_bots(user).filter(pk=bot_id).first(), bot_id, engine)
 
 
 def decide_rated(user: Any, bots: Iterable[Bot], requested: bool | None) -> bool:

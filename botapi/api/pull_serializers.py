@@ -11,10 +11,17 @@ from typing import Any
 
 from rest_framework import serializers
 
+from botapi.api.fields import BoundedDictField
+from botapi.api.serializers import QuerySerializer
 from botapi.pull import MAX_WAIT_SECONDS
 
+MAX_PLY = 2**31 - 1
+"""The largest ply the database stores."""
+MAX_ACTION_KEYS = 32
+"""More keys than any engine's action has; a bigger object is refused before it is compared."""
 
-class TurnsQuerySerializer(serializers.Serializer):
+
+class TurnsQuerySerializer(QuerySerializer):
     wait = serializers.FloatField(
         required=False,
         default=0,
@@ -66,8 +73,11 @@ class MoveRequestSerializer(serializers.Serializer):
     Unknown fields are ignored, as in a push reply.
     """
 
-    ply = serializers.IntegerField(min_value=0, help_text="The turn's ply.")
-    action = serializers.DictField(
+    exclusive_fields = ("action", "action_index")  # the schema says: exactly one
+
+    ply = serializers.IntegerField(min_value=0, max_value=MAX_PLY, help_text="The turn's ply.")
+    action = BoundedDictField(
+        max_items=MAX_ACTION_KEYS,
         child=serializers.JSONField(),
         required=False,
         help_text="One of the turn's legal_actions, unchanged.",

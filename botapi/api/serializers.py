@@ -64,6 +64,26 @@ class VisibilityField(serializers.ChoiceField):
         super().__init__(choices=Bot.Visibility.choices, **kwargs)
 
 
+class QuerySerializer(serializers.Serializer):
+    """Query parameters. One given empty (``?status=``) is refused by name, not ignored.
+
+    DRF treats an empty query value of an optional field as absent; the
+    schema promises an enum, a number or a boolean, and ``''`` is none of them.
+    """
+
+    def to_internal_value(self, data: Any) -> Any:
+        getlist = getattr(data, "getlist", None)
+        if getlist is not None:
+            empty = {
+                name: ["may not be empty: give a value or leave the parameter out"]
+                for name in self.fields
+                if "" in getlist(name)
+            }
+            if empty:
+                raise serializers.ValidationError(empty)
+        return super().to_internal_value(data)
+
+
 class BotHealthSerializer(serializers.ModelSerializer):
     class Meta:
         model = Bot
@@ -83,6 +103,7 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
     engines = serializers.ListField(
         child=serializers.ChoiceField(choices=engine_slugs()),
         allow_empty=False,
+        max_length=len(engine_slugs()),  # each at most once
         help_text="Engine slugs this bot plays.",
     )
     endpoint_url = serializers.CharField(
@@ -217,7 +238,7 @@ class SuspendSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     )
 
 
-class BotFilterSerializer(serializers.Serializer):
+class BotFilterSerializer(QuerySerializer):
     """Query parameters of the bot list."""
 
     status = serializers.ChoiceField(choices=Bot.Status.choices, required=False)
@@ -278,7 +299,7 @@ class OpenBotSerializer(serializers.ModelSerializer):
         return seating.is_challengeable(bot)
 
 
-class OpenBotFilterSerializer(serializers.Serializer):
+class OpenBotFilterSerializer(QuerySerializer):
     """Query parameters of the open listing."""
 
     engine = serializers.ChoiceField(
@@ -294,14 +315,14 @@ class OpenBotFilterSerializer(serializers.Serializer):
     )
 
 
-class GameFilterSerializer(serializers.Serializer):
+class GameFilterSerializer(QuerySerializer):
     """Query parameters of a bot's game list."""
 
     status = serializers.ChoiceField(choices=Game.Status.choices, required=False)
     engine = serializers.ChoiceField(choices=engine_slugs(), required=False)
 
 
-class MoveFilterSerializer(serializers.Serializer):
+class MoveFilterSerializer(QuerySerializer):
     """Query parameters of a move log."""
 
     faulty = serializers.BooleanField(

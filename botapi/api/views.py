@@ -107,6 +107,11 @@ class BotViewSet(
         self.throttle_scope = "bot-ping" if pinging else None
         return super().get_throttles()
 
+    def check_throttles(self, request: Request) -> None:
+        # A registration counts only once it is valid and will ping (push mode): see create().
+        if self.action != "create":
+            super().check_throttles(request)
+
     # -------------------------------------------------------------- create
     @extend_schema(
         summary="Register a bot",
@@ -121,6 +126,8 @@ class BotViewSet(
     def create(self, request: Request) -> Response:
         serializer = s.BotSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
+        if serializer.validated_data.get("mode", Bot.Mode.PUSH) == Bot.Mode.PUSH:
+            super().check_throttles(request)  # before anything is written
         bot, credentials = services.register_bot(request.user, **serializer.validated_data)
         if bot.mode == Bot.Mode.PUSH:
             services.ping_bot(bot)

@@ -276,4 +276,4 @@ def test_the_pull_endpoints_are_in_the_openapi_schema_with_the_bot_token() -> No
     for operation in (turns, moves):
         assert operation["security"] == [{"botToken": []}]
     assert [p["name"] for p in turns["parameters"]] == ["wait"]
-    assert set(moves["responses"]) == {"201", "400", "401", "404", "409"}
+    assert set(moves["responses"]) == {"201", "400", "401", "404", "409", "413", "415"}

@@ -138,6 +138,50 @@ def test_inactive_bots_and_bots_of_other_games_are_refused(api, user) -> None:
     assert Game.objects.count() == 0
 
 
+def bot_queries(queries) -> list[str]:
+    return [q["sql"] for q in queries if '"botapi_bot"' in q["sql"]]
+
+
+def test_a_seat_list_longer_than_any_engine_allows_is_refused_before_any_query(api, user) -> None:
+    """20,000 seats once took 417 s: one bot lookup per seat before the count was checked."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from botapi.models import engine_slugs
+
+    most = max(engines.get(slug).max_players for slug in engine_slugs())
+    seats = [{"bot": n} for n in range(1, 20_001)]
+    with CaptureQueriesContext(connection) as queries:
+        answer = api.post("/api/v1/games/", {"engine": "manila", "seats": seats}, format="json")
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "seats": {"non_field_errors": [f"Ensure this field has no more than {most} elements."]}
+    }
+    assert len(queries) == 0, [q["sql"] for q in queries]
+
+
+def test_the_seats_are_looked_up_in_one_query(api, user) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    examples = UserFactory(username=DEFAULT_EXAMPLE_BOTS_USERNAME, password=None)
+    seated = [*bots_of(user, 3), *bots_of(examples, 2)]
+    with CaptureQueriesContext(connection) as queries:
+        # valid seats; the chosen seed with rated=true is refused after the seats are checked
+        answer = api.post("/api/v1/games/", body(seated, seed="s"), format="json")
+    assert answer.status_code == 400 and list(answer.json()) == ["seed"]
+    assert len(bot_queries(queries)) == 1, bot_queries(queries)
+
+
+def test_options_with_more_keys_than_any_engine_has_are_refused(api, user) -> None:
+    options = {f"option{n}": True for n in range(10_000)}
+    answer = api.post("/api/v1/games/", body(bots_of(user, 3), options=options), format="json")
+    assert answer.status_code == 400
+    assert answer.json()["options"] == [
+        "Ensure this object has no more than 32 keys (it has 10000)."
+    ]
+
+
 def test_creating_needs_a_user(user) -> None:
     answer = APIClient().post("/api/v1/games/", body(bots_of(user, 3)), format="json")
     assert answer.status_code == 401
@@ -253,3 +297,12 @@ def test_a_bot_playing_its_limit_of_games_is_refused_with_409(api, user) -> None
     assert answer.json()["code"] == "bot_at_capacity"
     assert f"{busy.name} (1)" in answer.json()["detail"]
     assert db_snapshot() == before
+
+
+def test_a_bot_id_beyond_64_bits_is_a_400_not_a_database_error(api, user) -> None:
+    """SQLite cannot even compare such a number (the embedded mode answered 500)."""
+    answer = api.post(
+        "/api/v1/games/", {"engine": "manila", "seats": [{"bot": 2**63}] * 3}, format="json"
+    )
+    assert answer.status_code == 400
+    assert "bot" in answer.json()["seats"]["0"]

@@ -8,24 +8,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 import engines
-from botapi.api.serializers import RefuseUnknownFieldsMixin
+from botapi.api.fields import BoundedDictField
+from botapi.api.serializers import QuerySerializer, RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
 from tournaments.models import Game
-from tournaments.seating import ChallengeRated, SeatRefused, bot_for_seat, decide_rated
+from tournaments.seating import (
+    ChallengeRated,
+    SeatRefused,
+    decide_rated,
+    seat_bot,
+    seatable_bots_by_id,
+)
 
 MAX_MOVE_TIME_MS = 60_000
 MAX_TIME_BANK_MS = 600_000
+MAX_ID = 2**63 - 1
+"""Ids are 64-bit; a bigger number names no bot (and SQLite cannot even compare it)."""
+MAX_SEATS = max(engines.get(slug).max_players for slug in engine_slugs())
+"""No engine seats more players: a longer list is refused before any query."""
+MAX_OPTIONS = 32
+"""More option names than any engine has; a bigger object is refused before the engine reads it."""
 
 
 class EngineField(serializers.CharField):
-    """An engine slug.
+    """An engine slug; its own message names the known ones.
 
-    A plain string in the schema, with the slugs in its description: an enum
-    here would be a second name for the choice set the bot API already names
-    (``EnginesEnum``), which drf-spectacular warns about.
+    An inline enum in the schema (:class:`EngineFieldSchema`): a choice field
+    would be a second component name for the choice set the bot API already
+    names (``EnginesEnum``), which drf-spectacular warns about.
     """
 
     default_error_messages = {"unknown": "unknown engine {value!r}; known engines: {known}"}
@@ -37,25 +51,38 @@ class EngineField(serializers.CharField):
         return value
 
 
+class EngineFieldSchema(OpenApiSerializerFieldExtension):
+    target_class = EngineField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        return {"type": "string", "enum": engine_slugs()}
+
+
 class SeatSpecSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     """One seat of a new game, in seat order. Bots only for now; people get seats later."""
 
     bot = serializers.IntegerField(
         min_value=1,
+        max_value=MAX_ID,
         help_text="Id of one of your bots, of an example bot, or of another owner's bot open "
         "to challenges (GET /api/v1/bots/open/); the last makes the game an unrated challenge.",
     )
 
 
 class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
+    """A new game between bots."""
+
     engine = EngineField(help_text=f"The game to play: {', '.join(engine_slugs())}.")
-    options = serializers.DictField(
+    options = BoundedDictField(
+        max_items=MAX_OPTIONS,
         required=False,
         default=dict,
         help_text="Engine options (see docs/engines/<engine>.md); defaults fill the rest.",
     )
     seats = SeatSpecSerializer(
-        many=True, help_text="The players in seat order (seat 0 moves first where it matters)."
+        many=True,
+        max_length=MAX_SEATS,
+        help_text="The players in seat order (seat 0 moves first where it matters).",
     )
     rated = serializers.BooleanField(
         required=False,
@@ -81,10 +108,11 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
         if engine not in engine_slugs():
             return seats  # the engine field reports the problem
         user = self.context["request"].user
+        found = seatable_bots_by_id(user, [spec["bot"] for spec in seats])
         bots, errors = [], {}
         for index, spec in enumerate(seats):
             try:
-                bots.append(bot_for_seat(user, spec["bot"], engine))
+                bots.append(seat_bot(user, found.get(spec["bot"]), spec["bot"], engine))
             except SeatRefused as refused:
                 errors[index] = {"bot": [str(refused)]}
         if errors:
@@ -182,7 +210,7 @@ class GameDetailSerializer(GameSerializer):
     moves = PublicPlySerializer(many=True, help_text="The public move log, every ply.")
 
 
-class GameFilterSerializer(serializers.Serializer):
+class GameFilterSerializer(QuerySerializer):
     """Query parameters of the game list."""
 
     engine = EngineField(

@@ -1,0 +1,41 @@
+"""Serializer fields with a size bound checked before anything else runs.
+
+A list or object from a client is checked item by item, and some items cost
+a query or an engine call. Every collection the API accepts is therefore
+bounded, and the bound is checked first: a 20,000-seat game request took
+417 s before, one database lookup per seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from rest_framework import serializers
+
+
+class BoundedDictField(serializers.DictField):
+    """A JSON object of at most ``max_items`` keys (refused before its values are read)."""
+
+    default_error_messages = {
+        "max_items": "Ensure this object has no more than {max_items} keys (it has {count})."
+    }
+
+    def __init__(self, *, max_items: int, **kwargs: Any) -> None:
+        self.max_items = max_items
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, Any]:
+        if isinstance(data, dict) and len(data) > self.max_items:
+            self.fail("max_items", max_items=self.max_items, count=len(data))
+        return super().to_internal_value(data)
+
+
+class BoundedDictFieldSchema(OpenApiSerializerFieldExtension):
+    """The bound is part of the schema (``maxProperties``)."""
+
+    target_class = BoundedDictField
+
+    def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "maxProperties": self.target.max_items}

@@ -1,0 +1,35 @@
+"""The API's one request parser: JSON, with a nesting limit.
+
+DRF's own JSON parser hands the body to ``json.load``, which recurses once
+per nesting level: a 10 KB body of 5,000 ``[`` was a 500. This parser reads
+the body through :func:`harbormaster.jsonparse.loads` instead, so any body
+that is not acceptable JSON is a 400 ``parse_error`` in the API's error
+shape. It is the only parser (settings ``DEFAULT_PARSER_CLASSES``): the API
+and its documentation speak JSON only, and form or multipart bodies (which
+could not express the nested seats and actions anyway) are a 415.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser, get_encoding
+
+from harbormaster import jsonparse
+
+
+class LimitedJSONParser(JSONParser):
+    """``application/json`` bodies, nested at most ``jsonparse.MAX_DEPTH`` deep."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        body = stream.read() if stream is not None else b""
+        encoding = get_encoding(parser_context or {})  # refuses non-text codecs
+        try:
+            text = body.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"JSON parse error - the body is not {encoding}: {exc}") from None
+        try:
+            return jsonparse.loads(text)
+        except jsonparse.JSONRefused as refused:
+            raise ParseError(f"JSON parse error - {refused}") from None
