@@ -128,7 +128,9 @@ def celery(environ: Mapping[str, str]) -> dict[str, Any]:
     url = read(environ, "REDIS_URL")
     if url is None:
         return {
-            "BROKER_URL": "memory://",
+            # Never connected to, but Celery's eager ``delay()`` still builds a
+            # pooled connection from it: without a host, kombu warns on each one.
+            "BROKER_URL": "memory://localhost/",
             "RESULT_BACKEND": None,
             "TASK_ALWAYS_EAGER": True,
             "TASK_EAGER_PROPAGATES": True,
