@@ -2,7 +2,9 @@
 
 Run it with ``uvicorn harbormaster.asgi:application``. Websocket routes live
 in :mod:`tournaments.routing`; they authenticate with the Django session and
-accept only origins in ALLOWED_HOSTS.
+accept only origins in ALLOWED_HOSTS. In the embedded mode (no broker) the
+first event served starts beat's periodic work in this process
+(:mod:`harbormaster.embedded_scheduler`).
 """
 
 from __future__ import annotations
@@ -20,13 +22,16 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from harbormaster.embedded_scheduler import StartsBeat  # noqa: E402
 from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_http_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+application = StartsBeat(
+    ProtocolTypeRouter(
+        {
+            "http": django_http_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
