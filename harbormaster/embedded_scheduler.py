@@ -70,10 +70,10 @@ class Scheduler:
         self._cond = threading.Condition()
         self._heap: list[_Timer] = []
         self._seq = itertools.count()
-        self._jobs: queue.SimpleQueue[_Timer | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Timer | None] | None = None  # of the running threads
         self._threads: list[threading.Thread] = []
+        self._generation = 0  # a timer thread of an older one has been stopped
         self._busy = 0
-        self._stopping = False
         self._beat_started = False
 
     # ------------------------------------------------------------ public
@@ -117,28 +117,27 @@ class Scheduler:
         """
         with self._cond:
             threads, self._threads = self._threads, []
+            jobs, self._jobs = self._jobs, None
             self._heap.clear()
-            self._stopping = True
+            self._generation += 1
             self._beat_started = False
             self._cond.notify_all()
-        for _ in range(self.workers):
-            self._jobs.put(None)
+        if jobs is not None:
+            for _ in range(self.workers):
+                jobs.put(None)  # after any job already handed out, which still runs
         deadline = time.monotonic() + timeout
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))
-        with self._cond:
-            self._stopping = False
-            self._jobs = queue.SimpleQueue()
-            self._busy = 0
 
     # ------------------------------------------------------------ threads
     def _start_threads(self) -> None:
         """Start the timer and job threads if they are not running (with the lock held)."""
         if self._threads:
             return
-        jobs = self._jobs
+        self._jobs = jobs = queue.SimpleQueue()
         self._threads = [
-            threading.Thread(target=self._keep_time, name="embedded-timer", daemon=True),
+            threading.Thread(target=self._keep_time, args=(jobs, self._generation),
+                             name="embedded-timer", daemon=True),
             *(
                 threading.Thread(target=self._work, args=(jobs,), name=f"embedded-job-{n}",
                                  daemon=True)
@@ -148,14 +147,14 @@ class Scheduler:
         for thread in self._threads:
             thread.start()
 
-    def _keep_time(self) -> None:
+    def _keep_time(self, jobs: queue.SimpleQueue[_Timer | None], generation: int) -> None:
         """Move due timers to the job queue; sleep until the earliest one (or a new one)."""
         with self._cond:
-            while not self._stopping:
+            while generation == self._generation:
                 now = time.monotonic()
                 while self._heap and self._heap[0].due <= now:
                     self._busy += 1
-                    self._jobs.put(heapq.heappop(self._heap))
+                    jobs.put(heapq.heappop(self._heap))
                 wait = self._heap[0].due - now if self._heap else None
                 self._cond.wait(wait)
 

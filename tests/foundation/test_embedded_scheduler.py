@@ -68,6 +68,21 @@ def test_a_long_job_does_not_hold_up_another_timer(scheduler) -> None:
     release.set()
 
 
+def test_stopping_beside_a_running_job_drops_the_timers_and_starts_afresh_later(scheduler) -> None:
+    release, later, again = threading.Event(), threading.Event(), threading.Event()
+    scheduler.call_later(0, release.wait, 10)
+    scheduler.call_later(0.3, later.set)
+    wait_until(lambda: scheduler.pending() == 2)  # one running, one waiting
+    time.sleep(0.05)
+    scheduler.stop(timeout=0.1)  # the running job outlives the stop
+    release.set()
+    wait_until(lambda: scheduler.pending() == 0)
+    assert not later.wait(0.5)  # dropped
+    scheduler.call_later(0, again.set)
+    assert again.wait(5)
+    wait_until(lambda: scheduler.pending() == 0)
+
+
 def test_beat_runs_each_entry_on_its_schedule(scheduler) -> None:
     calls.clear()
     schedule = {"often": {"task": "tests.embedded_scheduler.record", "schedule": 0.1,
