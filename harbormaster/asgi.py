@@ -4,6 +4,8 @@ Run it with ``uvicorn harbormaster.asgi:application``. Websocket routes live
 in :mod:`tournaments.routing`; they authenticate with the Django session and
 accept only origins in ALLOWED_HOSTS. HTTP passes :class:`BodySizeLimit`
 first: Django's handler would read a whole body to disk before any check.
+In the embedded mode (no broker) the first event served starts beat's
+periodic work in this process (:mod:`harbormaster.embedded_scheduler`).
 """
 
 from __future__ import annotations
@@ -22,13 +24,16 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from harbormaster.bodylimit import BodySizeLimit  # noqa: E402
+from harbormaster.embedded_scheduler import StartsBeat  # noqa: E402
 from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": BodySizeLimit(django_http_app),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+application = StartsBeat(
+    ProtocolTypeRouter(
+        {
+            "http": BodySizeLimit(django_http_app),
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )

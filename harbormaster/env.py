@@ -100,8 +100,13 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     config = dj_database_url.parse(url)
     if config["ENGINE"] == "django.db.backends.sqlite3":
         # Wait for a writer instead of failing at once when the demo's web server
-        # and an eager task write together.
-        config.setdefault("OPTIONS", {})["timeout"] = 20
+        # and an eager task write together. IMMEDIATE: a transaction takes the
+        # write lock when it begins; a deferred one that read first and then
+        # writes beside another writer fails at once whatever the timeout
+        # (requests and the in-process clocks write from several threads).
+        options = config.setdefault("OPTIONS", {})
+        options["timeout"] = 20
+        options["transaction_mode"] = "IMMEDIATE"
     return config
 
 
@@ -128,7 +133,9 @@ def celery(environ: Mapping[str, str]) -> dict[str, Any]:
     url = read(environ, "REDIS_URL")
     if url is None:
         return {
-            "BROKER_URL": "memory://",
+            # Never connected to, but Celery's eager ``delay()`` still builds a
+            # pooled connection from it: without a host, kombu warns on each one.
+            "BROKER_URL": "memory://localhost/",
             "RESULT_BACKEND": None,
             "TASK_ALWAYS_EAGER": True,
             "TASK_EAGER_PROPAGATES": True,

@@ -125,6 +125,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "options": {"expires": 590.0},
     },
 }
+# Without a broker, the process that serves keeps the clocks and runs the beat
+# schedule above itself (harbormaster/embedded_scheduler.py); never beside one.
+EMBEDDED_SCHEDULER = CELERY_TASK_ALWAYS_EAGER
 
 # --- auth -------------------------------------------------------------------
 

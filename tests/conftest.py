@@ -36,6 +36,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(needs_redis)
 
 
+@pytest.fixture(autouse=True)
+def _no_embedded_scheduler(settings) -> None:
+    """No in-process clocks or beat unless a test asks (``embedded_scheduler`` fixture).
+
+    A timer set by one test could otherwise fire during a later one and
+    move its game; tests about clocks drive them themselves or ask for it.
+    """
+    settings.EMBEDDED_SCHEDULER = False
+
+
+@pytest.fixture
+def embedded_scheduler(settings):
+    """The embedded mode's timers and beat on (Celery eager); all stopped afterwards."""
+    from harbormaster import embedded_scheduler
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.EMBEDDED_SCHEDULER = True
+    yield embedded_scheduler
+    embedded_scheduler.stop()
+
+
 @pytest.fixture
 def user():
     """A person (no password hashing: fast)."""

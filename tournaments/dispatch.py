@@ -5,6 +5,11 @@ mode (Celery eager, no broker) a task would run inline, and a game's
 advance → submit → advance chain would recurse once per move; instead the
 first call in a thread drains a queue of pending games in a loop, so a whole
 game plays without growing the stack.
+
+Clocks (a person's or pull bot's time for a ply) are a Celery countdown with
+a broker; in the embedded mode they are timers of this process
+(``harbormaster.embedded_scheduler``), whose thread then runs the same
+``check_clock`` task, draining the game in that thread.
 """
 
 from __future__ import annotations
@@ -37,6 +42,25 @@ def enqueue_advance(game_id: int) -> None:
             pending.append(game_id)
         return
     _drain(game_id)
+
+
+def schedule_clock_check(game_id: int, ply: int, delay_s: float) -> None:
+    """Run ``check_clock(game_id, ply)`` in ``delay_s`` seconds: it plays the default if still owed.
+
+    With a broker: a ``check_clock`` task with that countdown, for any worker.
+    Embedded: an in-process timer (nothing else would ever run it: an eager
+    task cannot wait for its countdown). With eager Celery but the embedded
+    scheduler off (tests that drive clocks themselves), nothing is scheduled.
+    """
+    from .tasks import check_clock
+
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
+        check_clock.apply_async((game_id, ply), countdown=delay_s)
+        return
+    from harbormaster import embedded_scheduler
+
+    if not embedded_scheduler.call_later(delay_s, check_clock, game_id, ply):
+        log.debug("game %s ply %s: no clock (eager, embedded scheduler off)", game_id, ply)
 
 
 def others_waiting() -> bool:

@@ -8,12 +8,11 @@ and a clock task plays the default if it does not arrive in time.
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from engines import State
 
 from . import broadcast
 from .decisions import Decision
+from .dispatch import schedule_clock_check
 from .models import Competitor, Game, Seat
 
 GRACE_MS = 2000
@@ -63,9 +62,5 @@ def game_finished(game: Game) -> None:
 
 
 def schedule_clock(game: Game, ply: int) -> None:
-    """Re-advance the game once the move's time is up (needs a broker: no clocks when eager)."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return
-    from .tasks import check_clock
-
-    check_clock.apply_async((game.pk, ply), countdown=(game.move_time_ms + GRACE_MS) / 1000)
+    """Re-advance the game once the move's time is up (a default then, if still owed)."""
+    schedule_clock_check(game.pk, ply, (game.move_time_ms + GRACE_MS) / 1000)

@@ -17,6 +17,7 @@ print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "broker": settings.CELERY_BROKER_URL,
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
+    "embedded_scheduler": settings.EMBEDDED_SCHEDULER,
     "hosts": settings.ALLOWED_HOSTS,
     "ssl_redirect": settings.SECURE_SSL_REDIRECT,
 }))
@@ -36,6 +37,7 @@ def test_embedded_defaults_need_no_server() -> None:
     assert seen["db_name"] == str(PROJECT_DIR / "db.sqlite3")
     assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
     assert seen["eager"] is True
+    assert seen["embedded_scheduler"] is True  # clocks and beat run in the serving process
     assert seen["ssl_redirect"] is False
 
 
@@ -50,6 +52,7 @@ def test_server_mode_from_urls() -> None:
     assert seen["db_name"] == "hm"
     assert seen["layer"] == "channels_redis.core.RedisChannelLayer"
     assert (seen["broker"], seen["eager"]) == ("redis://127.0.0.1:6379/4", False)
+    assert seen["embedded_scheduler"] is False  # workers and beat do it
     assert seen["hosts"] == ["a.example", "b.example"]
 
 
