@@ -102,6 +102,11 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         # Wait for a writer instead of failing at once when the demo's web server
         # and an eager task write together.
         config.setdefault("OPTIONS", {})["timeout"] = 20
+    else:
+        # Let psycopg prepare the statements that ask for it (Django turns that off for
+        # connection poolers, which we do not use): the referee's claim does
+        # (tournaments/claims.py). Django's own cursors bind on the client and are never prepared.
+        config.setdefault("OPTIONS", {})["prepare_threshold"] = 5
     return config
 
 
