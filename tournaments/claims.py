@@ -5,17 +5,18 @@ if the game is still running at the ply the claimant read. The conditional
 UPDATE is the lock: a second writer waits for the first to commit, then
 matches no row and writes nothing, so every ply is logged exactly once.
 
-On PostgreSQL a claim is one statement (a data-modifying CTE), and it can be
-*sent* without waiting for its answer (:func:`send_claim`): the referee asks
-the next bot while the database commits the move before, and reads the
-answer before it does anything that depends on it. Elsewhere (SQLite) a
-claim is a short transaction, done at once.
+On PostgreSQL a claim is one statement (a data-modifying CTE), prepared by
+psycopg, and it can be *sent* without waiting for its answer
+(:func:`send_claim`): another thread executes it while the referee asks the
+next bot, and the referee reads the answer before it does anything that
+depends on it. Elsewhere (SQLite) a claim is a short transaction, done at once.
 """
 
 from __future__ import annotations
 
 import functools
-from contextlib import ExitStack
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import psycopg
@@ -78,14 +79,19 @@ def send_claim(
         with conn.wrap_database_errors:
             cursor.execute(_claim_sql(conn.alias), params, prepare=True)
         return PendingClaim(moves, done=_numbered(moves, cursor.fetchall()))
-    return PendingClaim(moves, sent=_Sent(conn, cursor, params))
+    executed = _claimer().submit(cursor.execute, _claim_sql(conn.alias), params, prepare=True)
+    return PendingClaim(moves, sent=(conn, cursor, executed))
 
 
 class PendingClaim:
     """A claim on its way: ``result()`` gives the logged moves, or None if the ply was taken."""
 
     def __init__(
-        self, moves: list[Move], *, done: list[Move] | None = None, sent: _Sent | None = None
+        self,
+        moves: list[Move],
+        *,
+        done: list[Move] | None = None,
+        sent: tuple[Any, psycopg.Cursor, Future] | None = None,
     ) -> None:
         self._moves = moves
         self._done = done
@@ -94,44 +100,26 @@ class PendingClaim:
     def result(self) -> list[Move] | None:
         """Wait for the answer (once); raises the database's error if the statement failed."""
         if self._sent is not None:
-            sent, self._sent = self._sent, None
-            self._done = _numbered(self._moves, sent.rows())
+            (conn, cursor, executed), self._sent = self._sent, None
+            with conn.wrap_database_errors:
+                executed.result()
+            self._done = _numbered(self._moves, cursor.fetchall())
         return self._done
 
 
-class _Sent:
-    """The claim sent in psycopg's pipeline mode on Django's connection, its answer read later.
+@functools.cache
+def _claimer() -> ThreadPoolExecutor:
+    """The threads that run sent claims (one per claim on its way; made when first needed).
 
-    The claim goes out between an explicit BEGIN and COMMIT: the server runs
-    and commits it as soon as it arrives, while the caller does something
-    else (without the COMMIT, a pipeline's statement commits only at its
-    Sync, which is sent with ``rows``). ``rows`` ends the pipeline: Sync,
-    then the answers. Nothing else may use the connection in between (the
-    referee's thread owns it).
+    psycopg's pipeline mode would send the claim without a thread, but its
+    Sync (which ends the pipeline) always waits for every answer, so reading
+    the claim's answer would cost a round trip to the database on the
+    referee's path; a blocking execute on another thread costs none.
     """
+    return ThreadPoolExecutor(max_workers=64, thread_name_prefix="claim")
 
-    def __init__(self, conn: Any, cursor: psycopg.Cursor, params: dict[str, Any]) -> None:
-        self.conn = conn
-        self.cursor = cursor
-        raw = conn.connection
-        with conn.wrap_database_errors, ExitStack() as pipeline:
-            pipeline.enter_context(raw.pipeline())
-            raw.execute("BEGIN")
-            cursor.execute(_claim_sql(conn.alias), params, prepare=True)
-            raw.execute("COMMIT")
-            self.pipeline = pipeline.pop_all()  # each execute was flushed: all three are out
 
-    def rows(self) -> list[tuple[int, int]]:
-        """Wait for the answer; its (ply, id) rows, or the database's error."""
-        raw = self.conn.connection
-        with self.conn.wrap_database_errors:
-            try:
-                self.pipeline.close()
-            except psycopg.Error:
-                if raw.info.transaction_status == psycopg.pq.TransactionStatus.INERROR:
-                    raw.rollback()  # the failed claim left its BEGIN open
-                raise
-            return self.cursor.fetchall()
+os.register_at_fork(after_in_child=_claimer.cache_clear)  # a fork has no threads
 
 
 def _claim_in_transaction(
