@@ -3,10 +3,14 @@ connection as they found it."""
 
 from __future__ import annotations
 
+import time
+
+import psycopg
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import Error, IntegrityError, connection, transaction
 
 from tests.factories import CompetitorFactory
+from tests.tournaments import workers
 from tournaments import claims
 from tournaments.creation import create_game
 from tournaments.decisions import Decision
@@ -43,6 +47,45 @@ def test_a_sent_claim_logs_its_moves_and_moves_the_game_on(game) -> None:
     stored = Move.objects.get(pk=moves[0].pk)
     assert (stored.action, stored.latency_ms, stored.source) == ({"kind": "test"}, 3, "bot")
     assert pending.result() is moves  # read once, kept
+
+
+def test_a_sent_claim_commits_before_its_answer_is_read(game) -> None:
+    """The overlap: the claim is out and committed while the referee asks the next bot."""
+    ply = game.next_ply
+    pending = claims.send_claim(game, ply, [(0, bot_move())])
+    url = workers.test_database_url().replace("postgres://", "postgresql://")
+    try:
+        with psycopg.connect(url, autocommit=True) as other:
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                query = "SELECT next_ply FROM tournaments_game WHERE id = %s"
+                if other.execute(query, [game.pk]).fetchone() == (ply + 1,):
+                    break
+                time.sleep(0.01)
+            else:
+                pytest.fail("the claim was not committed before its answer was asked for")
+    finally:
+        assert pending.result() is not None
+
+
+def prepared_claims() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ['%INSERT INTO "tournaments_move"%'],
+        )
+        return cursor.fetchone()[0]
+
+
+def test_the_claim_is_prepared_once_and_reused(game) -> None:
+    """psycopg prepares the claim on the connection (parsed and planned once, not per move)."""
+    ply = game.next_ply
+    assert claims.claim_plies(game, ply, [(0, bot_move())]) is not None
+    prepared = prepared_claims()
+    assert prepared >= 1
+    for offset in (1, 2):
+        assert claims.send_claim(game, ply + offset, [(0, bot_move())]).result() is not None
+    assert prepared_claims() == prepared
 
 
 def test_a_claim_for_a_ply_already_taken_writes_nothing(game) -> None:
@@ -86,3 +129,16 @@ def test_inside_a_transaction_the_claim_is_part_of_it(game) -> None:
         raise RuntimeError("roll back")
     assert not Move.objects.filter(game=game, ply=ply).exists()
     assert Game.objects.get(pk=game.pk).next_ply == ply
+
+
+def test_a_claim_on_a_broken_connection_raises_and_the_connection_is_replaced(game) -> None:
+    ply = game.next_ply
+    connection.ensure_connection()
+    url = workers.test_database_url().replace("postgres://", "postgresql://")
+    with psycopg.connect(url, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid])
+    with pytest.raises(Error):
+        claims.send_claim(game, ply, [(0, bot_move())]).result()
+    assert connection.errors_occurred
+    connection.close_if_unusable_or_obsolete()  # as after every worker task
+    assert claims.send_claim(game, ply, [(0, bot_move())]).result() is not None
