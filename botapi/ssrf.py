@@ -29,12 +29,15 @@ per-thread deadline (:func:`deadline_scope`) and every DNS lookup, connect,
 TLS handshake, write and read is given at most the time left, so a bot that
 trickles its reply one byte at a time cannot hold the referee past it.
 
-Which addresses are refused: loopback, private (RFC 1918, ULA ...),
-link-local, multicast, reserved, unspecified, and anything else that is not
-globally routable (e.g. 100.64.0.0/10), for IPv4 and IPv6; an IPv4-mapped
-(``::ffff:127.0.0.1``) or 6to4 IPv6 address is judged by the IPv4 address
-inside it. An :class:`AddressPolicy` may allow networks (tests and the demo
-allow loopback) or every address (``allow_private=True``).
+Which addresses are refused: every range in :data:`NON_PUBLIC_NETWORKS`
+(loopback, private, shared, link-local, site-local, unique local, multicast,
+documentation, benchmarking, reserved, Teredo, anycast service ranges ...,
+from IANA's special-purpose registries), IPv6 outside ``2000::/3``, and
+anything else :mod:`ipaddress` calls non-global. An IPv4-mapped
+(``::ffff:127.0.0.1``), NAT64 (``64:ff9b::/96``) or 6to4 IPv6 address is
+judged by the IPv4 address it delivers to. An :class:`AddressPolicy` may
+allow networks (tests and the demo allow loopback) or every address
+(``allow_private=True``).
 """
 
 from __future__ import annotations
@@ -93,16 +96,98 @@ def check_port(port: int) -> int:
     return port
 
 
+def _named(*entries: tuple[str, str]) -> tuple[tuple[IPNetwork, str], ...]:
+    return tuple((ipaddress.ip_network(network), name) for network, name in entries)
+
+
+NON_PUBLIC_NETWORKS = _named(
+    # IPv4: IANA IPv4 Special-Purpose Address Registry, multicast and class E.
+    ("0.0.0.0/32", "unspecified"),
+    ("0.0.0.0/8", "this-network"),
+    ("10.0.0.0/8", "private"),
+    ("100.64.0.0/10", "shared (carrier-grade NAT)"),
+    ("127.0.0.0/8", "loopback"),
+    ("169.254.0.0/16", "link-local"),
+    ("172.16.0.0/12", "private"),
+    # All of it, the PCP (.9) and TURN (.10) anycast addresses too: they reach
+    # the *nearest* such server, which is inside the operator's network.
+    ("192.0.0.0/24", "IETF protocol assignment"),
+    ("192.0.2.0/24", "documentation"),
+    ("192.31.196.0/24", "AS112 anycast"),
+    ("192.52.193.0/24", "AMT anycast"),
+    ("192.88.99.0/24", "6to4 relay anycast"),
+    ("192.168.0.0/16", "private"),
+    ("192.175.48.0/24", "AS112 anycast"),
+    ("198.18.0.0/15", "benchmarking"),
+    ("198.51.100.0/24", "documentation"),
+    ("203.0.113.0/24", "documentation"),
+    ("224.0.0.0/4", "multicast"),
+    ("240.0.0.0/4", "reserved"),  # with the broadcast address 255.255.255.255
+    # IPv6: IANA IPv6 Special-Purpose Address Registry and address space.
+    ("::/128", "unspecified"),
+    ("::1/128", "loopback"),
+    ("64:ff9b:1::/48", "local-use NAT64"),
+    ("100::/64", "discard-only"),
+    ("100:0:0:1::/64", "dummy"),
+    ("2001::/32", "Teredo"),
+    # All of it, although IANA and newer Pythons call some of it global: its
+    # anycast services (PCP, TURN, AMT, AS112) reach the nearest server and
+    # ORCHID names are not locators; no bot lives there.
+    ("2001::/23", "IETF protocol assignment"),
+    ("2001:db8::/32", "documentation"),
+    ("2620:4f:8000::/48", "AS112 anycast"),
+    ("3fff::/20", "documentation"),
+    ("5f00::/16", "SRv6 segment identifier"),
+    ("fc00::/7", "unique local"),
+    ("fe80::/10", "link-local"),
+    ("fec0::/10", "site-local"),  # deprecated (RFC 3879), still routed inside sites
+    ("ff00::/8", "multicast"),
+)
+"""Every range a bot endpoint may not use, with the word that names it in refusals.
+
+Explicit rather than left to :mod:`ipaddress`: its flags miss some ranges
+(``fec0::/10`` is "global" to it) and change between Python releases (3.13
+calls ``2001:1::1`` global, 3.11.7 does not). Those flags are still consulted
+afterwards, as a second net. The first matching entry names the range, so a
+narrower range comes before the one containing it.
+"""
+
+GLOBAL_UNICAST_V6 = ipaddress.ip_network("2000::/3")
+"""The only IPv6 space IANA allocates for global unicast; the rest is reserved."""
+NAT64_WELL_KNOWN = ipaddress.ip_network("64:ff9b::/96")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> tuple[str, ipaddress.IPv4Address] | None:
+    """The IPv4 address that ``ip`` delivers to, named by how, or None.
+
+    An IPv4-mapped address is the IPv4 host itself; a well-known-prefix NAT64
+    address (RFC 6052) is translated to the IPv4 address in its last 32 bits;
+    a 6to4 address (RFC 3056) is tunnelled to the one in bits 16-48. Each is
+    exactly as public as that IPv4 address. (Teredo and local-use NAT64 are
+    refused whole instead: where they deliver depends on a relay's network.)
+    """
+    if ip.ipv4_mapped is not None:
+        return "IPv4-mapped", ip.ipv4_mapped
+    if ip in NAT64_WELL_KNOWN:
+        return "NAT64", ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip.sixtofour is not None:
+        return "6to4", ip.sixtofour
+    return None
+
+
 def forbidden_reason(ip: IPAddress) -> str | None:
     """Why ``ip`` is not a public unicast address, or None if it is one."""
     if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            inner = forbidden_reason(ip.ipv4_mapped)
-            return None if inner is None else f"IPv4-mapped {inner}"
-        if ip.sixtofour is not None:
-            inner = forbidden_reason(ip.sixtofour)
-            if inner is not None:
-                return f"6to4 {inner}"
+        embedded = embedded_ipv4(ip)
+        if embedded is not None:
+            how, inner = embedded
+            refusal = forbidden_reason(inner)
+            return None if refusal is None else f"{how} {refusal}"
+    for network, name in NON_PUBLIC_NETWORKS:
+        if ip.version == network.version and ip in network:
+            return f"{name} address {ip}"
+    if isinstance(ip, ipaddress.IPv6Address) and ip not in GLOBAL_UNICAST_V6:
+        return f"reserved address {ip}"
     for reason, flag in (
         ("unspecified", ip.is_unspecified),
         ("loopback", ip.is_loopback),

@@ -3,8 +3,11 @@
 Standard library only (no Django, no third-party packages), so a bot author
 can run it anywhere Python 3.11 runs. It speaks bot protocol v1:
 
-* checks every request's signature and timestamp (401 with a JSON error
-  otherwise), so only Harbormaster can make the bot move;
+* checks every request's signature and timestamp, and refuses one it has
+  already taken (401 with a JSON error otherwise), so only Harbormaster can
+  make the bot move, and only once per request (:mod:`botapi.sdk.replay`);
+* says so when a request's body was cut off (the sender's connection closed
+  before ``Content-Length`` bytes came), instead of calling it a bad signature;
 * routes ``act`` to ``handler.act(turn)`` (or to ``handler(turn)`` when the
   handler is a plain function), ``start``/``finish`` to the optional
   ``handler.start(request)``/``handler.finish(request)``, and answers
@@ -31,7 +34,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from botapi.signing import TOLERANCE_SECONDS, SignatureError, verify_signature
+from botapi.signing import TOLERANCE_SECONDS, SignatureError, compute_signature, verify_signature
+
+from .replay import DEFAULT_CAPACITY, ReplayMemory
 
 log = logging.getLogger("harbormaster.bot")
 
@@ -59,6 +64,15 @@ class PortInUse(OSError):
 
 class MissingSecret(ValueError):
     """No signing secret was given: the bot could not tell the referee from anyone else."""
+
+
+class BodyCutOff(Exception):
+    """The request body ended before its ``Content-Length`` (e.g. the sender died)."""
+
+    def __init__(self, received: int, expected: int, why: str) -> None:
+        super().__init__(f"request body cut off (got {received} of {expected} bytes): {why}")
+        self.received = received
+        self.expected = expected
 
 
 @dataclass
@@ -139,6 +153,7 @@ class BotServer(ThreadingHTTPServer):
         name: str,
         version: str,
         tolerance: int = TOLERANCE_SECONDS,
+        replay_capacity: int = DEFAULT_CAPACITY,
     ) -> None:
         if not secret:
             raise MissingSecret(
@@ -150,6 +165,7 @@ class BotServer(ThreadingHTTPServer):
         self.bot_name = name
         self.bot_version = version
         self.tolerance = tolerance
+        self.seen = ReplayMemory(replay_capacity)
         super().__init__(address, _RequestHandler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -174,11 +190,15 @@ class _RequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(413, {"error": "too_large", "detail": f"at most {MAX_REQUEST_BYTES} bytes"})
             return
-        body = self.rfile.read(length)
         try:
-            verify_signature(
-                self.server.secret, body, self.headers, tolerance=self.server.tolerance
-            )
+            body = self._read_body(length)
+        except BodyCutOff as exc:
+            log.warning("refused a request: %s", exc)
+            self.close_connection = True
+            self._send_if_possible(400, {"error": "incomplete_body", "detail": str(exc)})
+            return
+        try:
+            self._authenticate(body)
         except SignatureError as exc:
             log.warning("refused a request: %s", exc)
             self._send(401, {"error": exc.code, "detail": str(exc)})
@@ -200,6 +220,43 @@ class _RequestHandler(BaseHTTPRequestHandler):
             )
         self._send(status, reply)
 
+    def _read_body(self, length: int) -> bytes:
+        """Exactly ``length`` bytes of body, or :class:`BodyCutOff` saying how many came."""
+        chunks: list[bytes] = []
+        received = 0
+        while received < length:
+            try:
+                chunk = self.rfile.read1(min(length - received, 65536))
+            except OSError as exc:
+                raise BodyCutOff(received, length, f"connection failed: {exc}") from None
+            if not chunk:
+                raise BodyCutOff(
+                    received, length, "the sender closed the connection before the end"
+                )
+            chunks.append(chunk)
+            received += len(chunk)
+        return b"".join(chunks)
+
+    def _authenticate(self, body: bytes) -> None:
+        """Signature and timestamp checks, then the replay check (SignatureError if any fails).
+
+        The replay memory keys on the signature under our secret, which is
+        unique to (timestamp, body); it is consulted only once the signature
+        is verified, so only genuine requests take room in it.
+        """
+        server = self.server
+        now = time.time()
+        timestamp = verify_signature(
+            server.secret, body, self.headers, now=now, tolerance=server.tolerance
+        )
+        signature = bytes.fromhex(compute_signature(server.secret, timestamp, body).split("=")[1])
+        if not server.seen.first_time(signature, timestamp + server.tolerance, now):
+            raise SignatureError(
+                "replayed_request",
+                f"this exact signed request (timestamp {timestamp}) was already taken; "
+                "every request the referee sends is new, so this is a replay",
+            )
+
     def do_GET(self) -> None:
         self._send(
             405,
@@ -220,6 +277,13 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+    def _send_if_possible(self, status: int, payload: Mapping[str, Any]) -> None:
+        """Answer unless the connection is already gone (then the log says it all)."""
+        try:
+            self._send(status, payload)
+        except OSError:
+            log.debug("could not answer %s: the connection is gone", self.address_string())
 
     # ------------------------------------------------------------- routing
     def _route(self, kind: str, request_id: str, request: dict[str, Any]) -> tuple[int, dict]:
@@ -289,11 +353,18 @@ def _make_server(
     name: str,
     version: str,
     tolerance: int,
+    replay_capacity: int = DEFAULT_CAPACITY,
 ) -> BotServer:
     secret = secret or os.environ.get(SECRET_ENV, "")
     try:
         return BotServer(
-            (host, port), handler, secret=secret, name=name, version=version, tolerance=tolerance
+            (host, port),
+            handler,
+            secret=secret,
+            name=name,
+            version=version,
+            tolerance=tolerance,
+            replay_capacity=replay_capacity,
         )
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
@@ -310,16 +381,21 @@ def serve(
     version: str = "1",
     *,
     tolerance: int = TOLERANCE_SECONDS,
+    replay_capacity: int = DEFAULT_CAPACITY,
 ) -> None:
     """Run the bot endpoint until interrupted (Ctrl-C).
 
     ``secret`` defaults to the ``HARBORMASTER_SECRET`` environment variable.
+    ``replay_capacity`` bounds how many recent requests are remembered to
+    refuse replays (:mod:`botapi.sdk.replay`).
     Use ``host="0.0.0.0"`` to accept connections from other machines. A port
     already in use, or a missing secret, ends the program with one line saying
     so and exit status 1, as a command-line program should, not a traceback.
     """
     try:
-        server = _make_server(handler, host, port, secret, name, version, tolerance)
+        server = _make_server(
+            handler, host, port, secret, name, version, tolerance, replay_capacity
+        )
     except (PortInUse, MissingSecret) as exc:
         raise SystemExit(f"bot {name!r}: {exc}") from None
     bound_host, bound_port = server.server_address[:2]
@@ -376,6 +452,7 @@ def serve_in_background(
     version: str = "1",
     *,
     tolerance: int = TOLERANCE_SECONDS,
+    replay_capacity: int = DEFAULT_CAPACITY,
 ) -> RunningBot:
     """Start the endpoint in a daemon thread and return at once.
 
@@ -383,5 +460,5 @@ def serve_in_background(
     ``running.url``. Good for tests, notebooks and local matches. A port in
     use raises :class:`PortInUse`.
     """
-    server = _make_server(handler, host, port, secret, name, version, tolerance)
+    server = _make_server(handler, host, port, secret, name, version, tolerance, replay_capacity)
     return RunningBot(server)

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import httpx
@@ -22,6 +23,7 @@ from botapi import protocol
 from botapi.client import BotClient, Fault
 from botapi.sdk import PortInUse, RunningBot, Turn, check, serve_in_background, sign_headers
 from botapi.sdk.examples.random_bot import RandomBot
+from botapi.sdk.replay import ReplayMemory
 from engines import CHANCE, Dealer
 from tests.botapi.servers import unused_port
 from tests.engines.toy import TOY
@@ -178,6 +180,216 @@ def test_an_unsigned_request_is_rejected_with_401(bot: RunningBot, recorder: Rec
     assert response.status_code == 401
     assert response.json()["error"] == "missing_signature"
     assert recorder.turns == []
+
+
+def signed(request: dict[str, Any], timestamp: int | None = None) -> tuple[bytes, dict[str, str]]:
+    """A request's body and headers, signed as the referee signs them."""
+    body = json.dumps(request, separators=(",", ":")).encode()
+    return body, {"Content-Type": "application/json", **sign_headers(SECRET, body, timestamp)}
+
+
+def test_an_identical_signed_request_replayed_is_refused(
+    bot: RunningBot, recorder: Recorder
+) -> None:
+    body, headers = signed(act_request())
+    assert post(bot, body, headers).status_code == 200
+    replay = post(bot, body, headers)
+    assert replay.status_code == 401
+    assert replay.headers["content-type"] == "application/json"
+    assert replay.json()["error"] == "replayed_request"
+    assert "already" in replay.json()["detail"]
+    assert len(recorder.turns) == 1, "a replay must not reach the handler"
+
+
+@pytest.mark.parametrize(
+    "disguise",
+    [
+        lambda h: {**h, "X-Harbormaster-Signature": h["X-Harbormaster-Signature"] + ",v1=00"},
+        lambda h: {**h, "X-Harbormaster-Signature": "v2=abc, " + h["X-Harbormaster-Signature"]},
+        lambda h: {**h, "X-Harbormaster-Timestamp": "0" + h["X-Harbormaster-Timestamp"]},
+    ],
+    ids=["extra signature", "other scheme first", "timestamp spelled otherwise"],
+)
+def test_a_replay_with_reworded_headers_is_still_a_replay(
+    bot: RunningBot, recorder: Recorder, disguise: Any
+) -> None:
+    """Requests are remembered by what was signed, not by how the headers are written."""
+    body, headers = signed(act_request())
+    assert post(bot, body, headers).status_code == 200
+    replay = post(bot, body, disguise(headers))
+    assert replay.json()["error"] == "replayed_request"
+    assert len(recorder.turns) == 1
+
+
+@pytest.mark.parametrize("kind", ["ping", "start", "finish"])
+def test_every_kind_of_message_is_protected_from_replay(
+    bot: RunningBot, recorder: Recorder, kind: str
+) -> None:
+    request = {
+        "ping": protocol.ping_request(),
+        "start": protocol.start_request(game=GAME, players=["a", "b", "me"]),
+        "finish": protocol.finish_request(game=GAME, outcome={"scores": [1], "ranks": [1]}),
+    }[kind]
+    body, headers = signed(request)
+    assert post(bot, body, headers).status_code == 200
+    assert post(bot, body, headers).json()["error"] == "replayed_request"
+    assert len(recorder.started) + len(recorder.finished) == (kind != "ping")
+
+
+def test_replays_racing_each_other_are_answered_once(bot: RunningBot, recorder: Recorder) -> None:
+    body, headers = signed(act_request())
+    start = threading.Barrier(8)
+    statuses: list[int] = []
+
+    def send() -> None:
+        start.wait()
+        statuses.append(post(bot, body, headers).status_code)
+
+    senders = [threading.Thread(target=send) for _ in range(8)]
+    for sender in senders:
+        sender.start()
+    for sender in senders:
+        sender.join()
+    assert sorted(statuses) == [200] + [401] * 7
+    assert len(recorder.turns) == 1
+
+
+def test_the_same_question_asked_again_is_not_a_replay(
+    bot: RunningBot, recorder: Recorder, client: BotClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The referee asking again (e.g. after a crash) builds a new request: a new
+    request_id, so a new signature, even within the same second."""
+    frozen = float(int(time.time()))
+    monkeypatch.setattr("botapi.signing.time", SimpleNamespace(time=lambda: frozen))
+    for _ in range(2):
+        result = client.act(bot.url, SECRET, act_request())
+        assert result.ok, result.detail
+    assert [turn.ply for turn in recorder.turns] == [1, 1]
+
+
+def test_a_replay_is_refused_again_and_again_until_its_window_ends(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Remembered until the timestamp is too old to pass; then refused as stale."""
+    clock = SimpleNamespace(time=time.time)
+    monkeypatch.setattr("botapi.signing.time", clock)
+    monkeypatch.setattr(
+        "botapi.sdk.server.time",
+        SimpleNamespace(time=lambda: clock.time(), monotonic=time.monotonic),
+    )
+    with serve_in_background(recorder, secret=SECRET, tolerance=60) as running:
+        body, headers = signed(act_request())
+        assert post(running, body, headers).status_code == 200
+        sent = float(headers["X-Harbormaster-Timestamp"])
+        expected = {30: "replayed_request", 59: "replayed_request", 60: "replayed_request",
+                    61: "stale_timestamp"}  # fmt: skip
+        for offset, error in expected.items():
+            clock.time = lambda offset=offset: sent + offset
+            assert post(running, body, headers).json()["error"] == error, offset
+    assert len(recorder.turns) == 1
+
+
+def test_replay_memory_forgets_what_has_expired() -> None:
+    memory = ReplayMemory(capacity=10)
+    assert memory.first_time(b"a", expires_at=100.0, now=50.0)
+    assert not memory.first_time(b"a", expires_at=100.0, now=99.0)
+    assert not memory.first_time(b"a", expires_at=100.0, now=100.0), "kept until its expiry"
+    assert memory.first_time(b"b", expires_at=200.0, now=101.0)
+    assert len(memory) == 1, "a's entry expired and was dropped"
+
+
+def test_replay_memory_is_bounded_and_forgets_the_oldest_when_full(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    memory = ReplayMemory(capacity=3)
+    for key in (b"a", b"b", b"c", b"d"):
+        assert memory.first_time(key, expires_at=1000.0, now=0.0)
+    assert len(memory) == 3
+    assert memory.first_time(b"a", expires_at=1000.0, now=0.0), "a was forgotten to make room"
+    assert not memory.first_time(b"d", expires_at=1000.0, now=0.0)
+    assert "forgot the oldest" in caplog.text
+
+
+def test_replay_memory_admits_a_key_once_across_threads() -> None:
+    memory = ReplayMemory(capacity=100_000)
+    start = threading.Barrier(8)
+    firsts: list[int] = []
+
+    def claim() -> None:
+        start.wait()
+        firsts.append(sum(memory.first_time(str(i).encode(), 1e12, 0.0) for i in range(2000)))
+
+    workers = [threading.Thread(target=claim) for _ in range(8)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert sum(firsts) == 2000
+
+
+def send_raw(bot: RunningBot, data: bytes, *, half_close: bool) -> bytes:
+    """Send bytes over a raw socket, end the sending side, return all that comes back."""
+    with socket.create_connection((bot.host, bot.port), timeout=5) as sock:
+        sock.sendall(data)
+        if not half_close:
+            return b""
+        sock.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def raw_request(body: bytes, headers: dict[str, str], length: int) -> bytes:
+    lines = ["POST / HTTP/1.1", "Host: bot", f"Content-Length: {length}"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+def wait_for_log(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        messages = [r.getMessage() for r in caplog.records if r.name == "harbormaster.bot"]
+        if any(text in m for m in messages):
+            return messages
+        time.sleep(0.02)
+    raise AssertionError(f"no log saying {text!r}: {caplog.text}")
+
+
+def test_a_body_cut_off_is_answered_as_such_not_as_a_bad_signature(
+    bot: RunningBot, recorder: Recorder, caplog: pytest.LogCaptureFixture
+) -> None:
+    body, headers = signed(act_request())
+    answer = send_raw(bot, raw_request(body[:100], headers, len(body)), half_close=True)
+    status_line, _, rest = answer.partition(b"\r\n")
+    assert status_line == b"HTTP/1.1 400 Bad Request"
+    error = json.loads(rest.partition(b"\r\n\r\n")[2])
+    assert error["error"] == "incomplete_body"
+    assert f"request body cut off (got 100 of {len(body)} bytes)" in error["detail"]
+    messages = wait_for_log(caplog, f"cut off (got 100 of {len(body)} bytes)")
+    assert not any("signature" in m for m in messages)
+    assert recorder.turns == []
+
+
+def test_a_sender_dying_mid_body_is_logged_as_a_cut_off(
+    bot: RunningBot, recorder: Recorder, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The connection closes entirely (a killed worker): nobody reads the answer,
+    but the bot's log says what happened."""
+    caplog.set_level("WARNING", logger="harbormaster.bot")
+    body, headers = signed(act_request())
+    send_raw(bot, raw_request(body[:7], headers, len(body)), half_close=False)
+    messages = wait_for_log(caplog, f"request body cut off (got 7 of {len(body)} bytes)")
+    assert not any("signature" in m for m in messages)
+    assert recorder.turns == []
+
+
+def test_after_a_cut_off_the_next_connection_is_served(
+    bot: RunningBot, recorder: Recorder, client: BotClient
+) -> None:
+    body, headers = signed(act_request())
+    send_raw(bot, raw_request(body[:10], headers, len(body)), half_close=True)
+    assert client.act(bot.url, SECRET, act_request()).ok
 
 
 def test_a_get_is_answered_with_a_hint(bot: RunningBot) -> None:
