@@ -8,6 +8,9 @@ tests are skipped with the reason shown in the summary (``-ra``).
 
 from __future__ import annotations
 
+import copy
+import uuid
+
 import pytest
 from django.conf import settings
 
@@ -34,6 +37,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(needs_postgres)
         if item.get_closest_marker("redis") and not settings.REDIS_URL:
             item.add_marker(needs_redis)
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_namespace(settings) -> None:
+    """Each test counts throttles under a key prefix of its own.
+
+    With Redis the cache outlives a test and is shared by parallel test
+    processes (and clearing it would flush Celery's queues in the same Redis
+    database), so instead of clearing, every test starts on fresh keys; the
+    leftovers expire with their throttle windows.
+    """
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 @pytest.fixture
