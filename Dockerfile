@@ -24,4 +24,4 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-only-not-a-real-secret-key-0123456789abcdef
 
 USER harbormaster
 EXPOSE 8000
-CMD ["uvicorn", "harbormaster.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--proxy-headers", "--lifespan", "off"]
+CMD ["uvicorn", "harbormaster.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers", "--lifespan", "off"]

@@ -34,7 +34,7 @@ demo: $(INSTALLED)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py demo_setup --url http://$(HOST):$(PORT)
-	$(PY) -m uvicorn harbormaster.asgi:application --host $(HOST) --port $(PORT)
+	$(PY) -m uvicorn harbormaster.asgi:application --host $(HOST) --port $(PORT) --no-proxy-headers
 
 test: $(INSTALLED)
 	DATABASE_URL='$(DATABASE_URL)' REDIS_URL='$(REDIS_URL)' \

@@ -30,6 +30,7 @@ ENV_VARS: tuple[str, ...] = (
     "TRUST_X_FORWARDED_PROTO",
     "LOG_LEVEL",
     "BOT_ENDPOINT_ALLOW",
+    "TRUSTED_PROXIES",
 )
 """Every environment variable that ``harbormaster/settings.py`` reads."""
 
@@ -128,6 +129,26 @@ def channel_layers(environ: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+def caches(environ: Mapping[str, str]) -> dict[str, Any]:
+    """Django's cache: Redis when REDIS_URL is set, else this process's memory.
+
+    The cache holds counters that must hold across every server process
+    (login and API throttles), so with servers it lives in Redis, under a
+    prefix of its own beside Celery's and the channel layer's keys. The
+    embedded mode is one process, where memory is enough.
+    """
+    url = read(environ, "REDIS_URL")
+    if url is None:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    return {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "harbormaster-cache",
+        }
+    }
+
+
 def celery(environ: Mapping[str, str]) -> dict[str, Any]:
     """Broker, result backend and eagerness of Celery (CELERY_* settings, prefix dropped).
 
@@ -181,5 +202,24 @@ def bot_endpoint_allow(environ: Mapping[str, str], debug: bool) -> list[str] | b
             raise ImproperlyConfigured(
                 f"BOT_ENDPOINT_ALLOW: {item!r} is neither 'loopback' nor a network "
                 "such as 10.0.0.0/8 (or use 'none' / 'any' alone)"
+            ) from None
+    return items
+
+
+def trusted_proxies(environ: Mapping[str, str]) -> list[str]:
+    """The proxies whose ``X-Forwarded-For`` is believed (``harbormaster.client_address``).
+
+    Unset: none, so a client's address is the address it connected from and a
+    header it sends changes nothing. Set: a comma-separated list of addresses
+    and networks (``10.0.0.5,172.16.0.0/12``). A bad entry stops the process
+    at start-up instead of being ignored.
+    """
+    items = as_list(environ, "TRUSTED_PROXIES", default=[])
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"TRUSTED_PROXIES: {item!r} is not an address or network such as 10.0.0.0/8"
             ) from None
     return items

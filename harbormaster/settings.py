@@ -25,7 +25,8 @@ ALLOWED_HOSTS = env.as_list(ENVIRON, "ALLOWED_HOSTS", default=env.DEFAULT_ALLOWE
 CSRF_TRUSTED_ORIGINS = env.as_list(ENVIRON, "CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # django.contrib.admin with the project's site (login throttle answers).
+    "harbormaster.admin_apps.ThrottledAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -79,6 +80,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.read(ENVIRON, "REDIS_URL")
 CHANNEL_LAYERS = env.channel_layers(ENVIRON)
+# Throttle counters (login attempts, API rates): Redis with servers, memory embedded.
+CACHES = env.caches(ENVIRON)
 
 _celery = env.celery(ENVIRON)
 CELERY_BROKER_URL = _celery["BROKER_URL"]
@@ -138,6 +141,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "admin:login"
+# Django's username-and-password backend, with every attempt counted per account
+# and per address (harbormaster.login_throttle). Failed logins allowed per window:
+AUTHENTICATION_BACKENDS = ["harbormaster.login_throttle.ThrottledModelBackend"]
+LOGIN_FAILURES_PER_ACCOUNT = 10
+LOGIN_FAILURES_PER_ADDRESS = 30
+LOGIN_THROTTLE_WINDOW_SECONDS = 900
+# Proxies whose X-Forwarded-For names the client (harbormaster.client_address);
+# none by default, so a client's own header changes nothing.
+TRUSTED_PROXIES = env.trusted_proxies(ENVIRON)
 
 # --- i18n, static -----------------------------------------------------------
 
@@ -181,9 +193,11 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "botapi.api.errors.exception_handler",
     # Only views that name a scope are limited: pings (the server contacts a URL
-    # of the user's choosing) and password-for-token exchanges.
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.ScopedRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"bot-ping": "60/minute", "auth-token": "30/minute"},
+    # of the user's choosing) and password-for-token exchanges (whose failures
+    # harbormaster.login_throttle limits besides). Counted per user, or per
+    # client address as harbormaster.client_address derives it.
+    "DEFAULT_THROTTLE_CLASSES": ["harbormaster.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"bot-ping": "60/minute", "auth-token": "60/minute"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Harbormaster API",

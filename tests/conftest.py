@@ -8,6 +8,9 @@ tests are skipped with the reason shown in the summary (``-ra``).
 
 from __future__ import annotations
 
+import copy
+import uuid
+
 import pytest
 from django.conf import settings
 
@@ -55,6 +58,20 @@ def embedded_scheduler(settings):
     settings.EMBEDDED_SCHEDULER = True
     yield embedded_scheduler
     embedded_scheduler.stop()
+
+
+@pytest.fixture(autouse=True)
+def _own_cache_namespace(settings) -> None:
+    """Each test counts throttles under a key prefix of its own.
+
+    With Redis the cache outlives a test and is shared by parallel test
+    processes (and clearing it would flush Celery's queues in the same Redis
+    database), so instead of clearing, every test starts on fresh keys; the
+    leftovers expire with their throttle windows.
+    """
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"test-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 @pytest.fixture

@@ -27,6 +27,7 @@ from botapi.api import visibility
 from botapi.api.pagination import MoveLogPagination
 from botapi.api.permissions import IsBotOwner
 from botapi.models import Bot
+from harbormaster import login_throttle
 from tournaments.models import Game, Seat
 
 CONFLICT = OpenApiResponse(description="Not allowed in the bot's current state; `detail` says why.")
@@ -286,7 +287,12 @@ class BotViewSet(
 
 
 class TokenView(APIView):
-    """Exchange a username and password for the API token (created on first use)."""
+    """Exchange a username and password for the API token (created on first use).
+
+    Failed logins are limited per account and per address like every login
+    (``harbormaster.login_throttle``); the ``auth-token`` scope limits all
+    requests per address besides.
+    """
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -294,6 +300,10 @@ class TokenView(APIView):
 
     @extend_schema(
         summary="Get your API token",
+        description=(
+            "Too many failed logins for one account, or from one address, within "
+            "15 minutes answer 429 `throttled` with `Retry-After`, whatever the password."
+        ),
         request=s.TokenRequestSerializer,
         responses={200: s.TokenSerializer},
         auth=[],
@@ -306,6 +316,9 @@ class TokenView(APIView):
             username=body.validated_data["username"],
             password=body.validated_data["password"],
         )
+        refused = login_throttle.refusal(request)
+        if refused is not None:
+            raise exceptions.Throttled(wait=refused.retry_after, detail=refused.message)
         if user is None or not user.is_active:
             raise exceptions.ValidationError(
                 {"non_field_errors": ["wrong username or password"]}, code="authorization"

@@ -102,3 +102,22 @@ def test_env_vars_is_exactly_what_settings_read(monkeypatch: pytest.MonkeyPatch)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert asked == set(env.ENV_VARS)
+
+
+def test_cache_is_redis_with_servers_and_memory_embedded() -> None:
+    assert env.caches({})["default"]["BACKEND"].endswith("LocMemCache")
+    url = "redis://cache.example:6380/3"
+    cache = env.caches({"REDIS_URL": url})["default"]
+    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["LOCATION"] == url
+
+
+def test_trusted_proxies_default_to_none_and_refuse_a_bad_entry() -> None:
+    assert env.trusted_proxies({}) == []
+    assert env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.5, 172.16.0.0/12,::1"}) == [
+        "10.0.0.5",
+        "172.16.0.0/12",
+        "::1",
+    ]
+    with pytest.raises(ImproperlyConfigured, match="TRUSTED_PROXIES"):
+        env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.5,proxy.example"})

@@ -15,6 +15,7 @@ print(json.dumps({
     "db_engine": settings.DATABASES["default"]["ENGINE"],
     "db_name": str(settings.DATABASES["default"]["NAME"]),
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "cache": settings.CACHES["default"]["BACKEND"],
     "broker": settings.CELERY_BROKER_URL,
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
     "embedded_scheduler": settings.EMBEDDED_SCHEDULER,
@@ -36,6 +37,7 @@ def test_embedded_defaults_need_no_server() -> None:
     assert seen["db_engine"] == "django.db.backends.sqlite3"
     assert seen["db_name"] == str(PROJECT_DIR / "db.sqlite3")
     assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert seen["cache"] == "django.core.cache.backends.locmem.LocMemCache"
     assert seen["eager"] is True
     assert seen["embedded_scheduler"] is True  # clocks and beat run in the serving process
     assert seen["ssl_redirect"] is False
@@ -51,6 +53,8 @@ def test_server_mode_from_urls() -> None:
     assert seen["db_engine"] == "django.db.backends.postgresql"
     assert seen["db_name"] == "hm"
     assert seen["layer"] == "channels_redis.core.RedisChannelLayer"
+    # Throttle counters are shared by every server process.
+    assert seen["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert (seen["broker"], seen["eager"]) == ("redis://127.0.0.1:6379/4", False)
     assert seen["embedded_scheduler"] is False  # workers and beat do it
     assert seen["hosts"] == ["a.example", "b.example"]

@@ -1,0 +1,78 @@
+"""Real ASGI servers for tests: ``uvicorn harbormaster.asgi:application`` subprocesses.
+
+Started the way the Makefile, the Dockerfile and docker-compose start the
+service (``--no-proxy-headers``: uvicorn leaves the client address alone), on
+free ports of this machine, with the environment a test gives them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from tests.foundation.processes import PROJECT_DIR
+
+START_SECONDS = 60
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class Server:
+    """One uvicorn process (its own session, so stopping it takes its children too)."""
+
+    url: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+
+
+def start_server(environ: Mapping[str, str], log_path: Path) -> Server:
+    """Start uvicorn and wait until it answers (or fail with its log)."""
+    port = free_port()
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
+                "--host", "127.0.0.1", "--port", str(port),
+                "--no-proxy-headers", "--lifespan", "off",
+            ],
+            cwd=PROJECT_DIR, env=dict(environ), stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    server = Server(f"http://127.0.0.1:{port}", process, log_path)
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"uvicorn exited with {process.returncode}:\n{server.log()}")
+        try:
+            httpx.get(f"{server.url}/", timeout=2)
+            return server
+        except httpx.TransportError:
+            time.sleep(0.2)
+    server.stop()
+    raise AssertionError(f"uvicorn did not answer within {START_SECONDS} s:\n{server.log()}")
