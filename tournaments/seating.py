@@ -13,7 +13,8 @@ A game that seats a bot of another owner (house bots aside) is a
 *challenge*, and a challenge is always unrated: the challenged owner did not
 choose the game, its opponents or its timing, so its result must not move
 their ratings (rated play between owners is for tournaments and the arena,
-which the tournament code pairs itself).
+which the tournament code pairs itself). That rule, and the one against
+rating one owner's bots against each other, live in ``tournaments.rating_rules``.
 
 Another owner's ``tournament`` bot is public (it is listed) but cannot be
 challenged; the refusal says so. Another owner's private bot is refused
@@ -25,7 +26,6 @@ A seated bot must be active and play the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -38,10 +38,6 @@ DEFAULT_EXAMPLE_BOTS_USERNAME = "examples"
 
 class SeatRefused(ValueError):
     """This bot cannot take a seat in this game; the message says why."""
-
-
-class ChallengeRated(ValueError):
-    """A rated game was asked for, but it is a challenge; the message names the bots."""
 
 
 def example_bots_username() -> str:
@@ -132,20 +128,3 @@ def bot_for_seat(user: Any, bot_id: int, engine: str) -> Bot:
         raise SeatRefused(no_such_bot(bot_id))
     check_seat(user, bot, engine)
     return bot
-
-
-def decide_rated(user: Any, bots: Iterable[Bot], requested: bool | None) -> bool:
-    """Whether ``user``'s game of ``bots`` is rated; ``requested`` None means not said.
-
-    Not said: rated, unless the game is a challenge. A challenge asked to be
-    rated is refused (ChallengeRated) rather than silently made unrated.
-    """
-    challenged = sorted({bot.competitor.name for bot in bots if is_challenged(user, bot)})
-    if not challenged:
-        return True if requested is None else requested
-    if requested:
-        raise ChallengeRated(
-            f"a game seating another owner's bot ({', '.join(challenged)}) is a challenge, "
-            "and challenges are unrated; set rated to false or leave it out"
-        )
-    return False
