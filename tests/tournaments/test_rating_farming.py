@@ -188,3 +188,12 @@ def test_a_rated_game_page_says_rated_and_gives_no_reason(client, bob, house) ->
     assert answer.json()["rated"] is True
     page = client.get(f"/games/{answer.json()['id']}/").content.decode()
     assert "rated" in page and "Unrated:" not in page
+
+
+def test_the_admin_shows_why_and_for_whom_a_game_was_made(admin_client, bob, house) -> None:
+    seats = [bot_of(bob), bot_of(bob), bot_of(house)]
+    answer = client_of(bob).post(GAMES, body(seats), format="json")
+    page = admin_client.get(f"/admin/tournaments/game/{answer.json()['id']}/change/")
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "one owner holds several seats" in text and "bob" in text
