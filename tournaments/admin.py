@@ -144,7 +144,7 @@ class GameAdmin(ReadOnlyAdmin):
         "finished_at",
         "links",
     )
-    list_filter = ("engine", "status", "rated")
+    list_filter = ("engine", "status", "rated", "unrated_reason", "purpose")
     search_fields = ("seats__competitor__name",)
     fields = (
         "links",
@@ -156,6 +156,9 @@ class GameAdmin(ReadOnlyAdmin):
         "seed_commitment",
         "status",
         "rated",
+        "unrated_reason",
+        "purpose",
+        "created_by",
         "league",
         "tournament",
         "round_number",

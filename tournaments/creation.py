@@ -1,4 +1,10 @@
-"""Creating a game: checked engine, options and seats, a secret seed and its commitment."""
+"""Creating a game: checked engine, options and seats, a secret seed and its commitment.
+
+Every creator goes through :func:`create_game` (the game API, the demo,
+``manage.py play``, tournament pairing to come), so the rules that must hold
+for every game hold here: whether it may be rated (``tournaments.rating_rules``) and
+how many games its bots play at once (``botapi.capacity``).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from django.utils import timezone
 
 import engines
 
-from . import players
+from . import players, rating_rules
 from .dispatch import schedule_advance
 from .models import Competitor, Game, League, Seat, Tournament
 
@@ -29,7 +35,7 @@ def create_game(
     *,
     options: dict[str, Any] | None = None,
     seed: str | None = None,
-    rated: bool = True,
+    rated: bool | None = None,
     listed: bool = True,
     league: League | None = None,
     tournament: Tournament | None = None,
@@ -37,6 +43,9 @@ def create_game(
     move_time_ms: int = 5000,
     time_bank_ms: int = 0,
     enforce_capacity: bool = True,
+    created_by: Any = None,
+    purpose: str = Game.Purpose.CASUAL,
+    allow_same_owner_rated: bool = False,
 ) -> Game:
     """Create a running game with its seats and let the referee start it after commit.
 
@@ -46,6 +55,15 @@ def create_game(
     (the check locks the bots' rows until the game is committed);
     ``enforce_capacity=False`` is for benchmarks and tests that mean to exceed it.
     ``listed=False`` keeps the game off public lists (local test games).
+
+    ``rated`` None means rated unless ``tournaments.rating_rules`` forbids it (one
+    owner holding several seats, or a challenge by ``created_by``); True where
+    a rule forbids it is a GameSetupError. ``created_by`` is the user asking
+    for the game (None: the service), counted for the challengers' fair
+    share of an open bot. ``purpose="event"`` is for an organiser's event
+    (tournament, arena): its games are never challenges, count apart on the
+    house bots, and only they may pass ``allow_same_owner_rated`` (the
+    event's rules, not the owner, chose the table).
     """
     try:
         rules = engines.get(engine)
@@ -60,11 +78,22 @@ def create_game(
         raise GameSetupError("time_bank_ms must be 0 or more")
     if seed is not None and not 0 < len(seed) <= MAX_SEED_LENGTH:
         raise GameSetupError(f"a seed has 1 to {MAX_SEED_LENGTH} characters")
+    try:
+        decision = rating_rules.decide(
+            rating_rules.holders_of_competitors(competitors),
+            rated,
+            creator_id=created_by.pk if created_by is not None else None,
+            purpose=purpose,
+            same_owner_allowed=allow_same_owner_rated,
+            seed_chosen=seed is not None,
+        )
+    except ValueError as exc:  # rating_rules.RatedRefused, or a misused flag
+        raise GameSetupError(str(exc)) from None
     seed = seed if seed is not None else secrets.token_hex(16)
     if enforce_capacity:
         from botapi.capacity import check_capacity
 
-        check_capacity(competitors)
+        check_capacity(competitors, created_by=created_by, purpose=purpose)
     now = timezone.now()
     game = Game.objects.create(
         engine=engine,
@@ -74,7 +103,10 @@ def create_game(
         seed=seed,
         seed_commitment=engines.seed_commitment(seed),
         status=Game.Status.RUNNING,
-        rated=rated,
+        rated=decision.rated,
+        unrated_reason=decision.reason,
+        purpose=purpose,
+        created_by=created_by,
         listed=listed,
         league=league,
         tournament=tournament,

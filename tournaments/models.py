@@ -105,6 +105,20 @@ class Game(models.Model):
         FINISHED = "finished", "finished"
         ABORTED = "aborted", "aborted"
 
+    class Purpose(models.TextChoices):
+        """Why the game was made; the house bots count their capacity per purpose."""
+
+        CASUAL = "casual", "made by a user, the demo or a local test"
+        EVENT = "event", "paired by an organiser's event (a tournament, the arena)"
+
+    class UnratedReason(models.TextChoices):
+        """Why an unrated game is unrated (``tournaments.rating_rules``); blank when rated."""
+
+        SAME_OWNER = "same_owner", "one owner holds several seats"
+        CHALLENGE = "challenge", "a challenge"
+        CHOSEN_SEED = "chosen_seed", "chosen seed"
+        CREATOR = "creator", "its creator chose so"
+
     engine = models.CharField(max_length=30)
     engine_version = models.CharField(max_length=20)
     num_players = models.PositiveSmallIntegerField()
@@ -113,6 +127,23 @@ class Game(models.Model):
     seed_commitment = models.CharField(max_length=64, help_text="sha256(seed), public.")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     rated = models.BooleanField(default=True)
+    unrated_reason = models.CharField(
+        max_length=20,
+        choices=UnratedReason.choices,
+        blank=True,
+        help_text="Why the game is unrated; blank when it is rated (and for games recorded "
+        "before reasons were kept).",
+    )
+    purpose = models.CharField(max_length=10, choices=Purpose.choices, default=Purpose.CASUAL)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_games",
+        help_text="The user who asked for the game (challengers' share of an open bot); "
+        "empty for games the service made (demo, events, local tests).",
+    )
     listed = models.BooleanField(
         default=True,
         help_text="Shown in public lists (home page, the API's game list, leaderboard pages). "

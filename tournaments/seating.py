@@ -13,7 +13,8 @@ A game that seats a bot of another owner (house bots aside) is a
 *challenge*, and a challenge is always unrated: the challenged owner did not
 choose the game, its opponents or its timing, so its result must not move
 their ratings (rated play between owners is for tournaments and the arena,
-which the tournament code pairs itself).
+which the tournament code pairs itself). That rule, and the one against
+rating one owner's bots against each other, live in ``tournaments.rating_rules``.
 
 Another owner's ``tournament`` bot is public (it is listed) but cannot be
 challenged; the refusal says so. Another owner's private bot is refused
@@ -38,10 +39,6 @@ DEFAULT_EXAMPLE_BOTS_USERNAME = "examples"
 
 class SeatRefused(ValueError):
     """This bot cannot take a seat in this game; the message says why."""
-
-
-class ChallengeRated(ValueError):
-    """A rated game was asked for, but it is a challenge; the message names the bots."""
 
 
 def example_bots_username() -> str:
@@ -144,20 +141,3 @@ def seat_bot(user: Any, bot: Bot | None, bot_id: int, engine: str) -> Bot:
 def bot_for_seat(user: Any, bot_id: int, engine: str) -> Bot:
     """The bot ``user`` wants at a table of ``engine``, or SeatRefused saying why not."""
     return seat_bot(user, seatable_bots(user).filter(pk=bot_id).first(), bot_id, engine)
-
-
-def decide_rated(user: Any, bots: Iterable[Bot], requested: bool | None) -> bool:
-    """Whether ``user``'s game of ``bots`` is rated; ``requested`` None means not said.
-
-    Not said: rated, unless the game is a challenge. A challenge asked to be
-    rated is refused (ChallengeRated) rather than silently made unrated.
-    """
-    challenged = sorted({bot.competitor.name for bot in bots if is_challenged(user, bot)})
-    if not challenged:
-        return True if requested is None else requested
-    if requested:
-        raise ChallengeRated(
-            f"a game seating another owner's bot ({', '.join(challenged)}) is a challenge, "
-            "and challenges are unrated; set rated to false or leave it out"
-        )
-    return False

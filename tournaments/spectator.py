@@ -163,6 +163,7 @@ def game_record(game: Game, *, with_moves: bool = True) -> dict[str, Any]:
         "options": game.options,
         "status": game.status,
         "rated": game.rated,
+        "unrated_reason": game.unrated_reason or None,
         "move_time_ms": game.move_time_ms,
         "time_bank_ms": game.time_bank_ms,
         "next_ply": game.next_ply,

@@ -27,6 +27,12 @@ def bots_of(owner, count: int, engines_played=("manila",)):
     return [BotFactory(owner=owner, engines=list(engines_played)) for _ in range(count)]
 
 
+def rated_table(user) -> list:
+    """One bot of ``user`` and two example bots: a table that may be rated."""
+    examples = UserFactory(username=DEFAULT_EXAMPLE_BOTS_USERNAME, password=None)
+    return [*bots_of(user, 1), *bots_of(examples, 2)]
+
+
 def body(seats, **fields):
     return {"engine": "manila", "seats": [{"bot": bot.pk} for bot in seats], **fields}
 
@@ -58,7 +64,8 @@ def test_create_seats_own_and_example_bots_and_hides_the_seed(api, user) -> None
         example.competitor_id,
         mine[1].competitor_id,
     ]
-    assert data["status"] == "running" and game.rated
+    assert data["status"] == "running"
+    assert not game.rated, "two of the user's own bots: unrated (test_rating_farming)"
     assert (game.move_time_ms, game.time_bank_ms) == (2000, 1000)
     assert data["options"] == engines.get("manila").check_setup(3, {})
     assert data["seed"] is None and data["outcome"] is None
@@ -94,7 +101,7 @@ def test_validation_errors_name_the_field_and_write_nothing(
     api, user, change, field, words
 ) -> None:
     before = db_snapshot()
-    answer = api.post("/api/v1/games/", {**body(bots_of(user, 3)), **change}, format="json")
+    answer = api.post("/api/v1/games/", {**body(rated_table(user)), **change}, format="json")
     assert answer.status_code == 400
     errors = answer.json()
     assert field in errors, errors
@@ -165,7 +172,7 @@ def test_the_seats_are_looked_up_in_one_query(api, user) -> None:
     from django.test.utils import CaptureQueriesContext
 
     examples = UserFactory(username=DEFAULT_EXAMPLE_BOTS_USERNAME, password=None)
-    seated = [*bots_of(user, 3), *bots_of(examples, 2)]
+    seated = [*bots_of(user, 1), *bots_of(examples, 4)]  # rated: one bot per owner
     with CaptureQueriesContext(connection) as queries:
         # valid seats; the chosen seed with rated=true is refused after the seats are checked
         answer = api.post("/api/v1/games/", body(seated, seed="s"), format="json")

@@ -101,9 +101,13 @@ def test_a_challenge_with_a_chosen_seed_needs_no_rated_field(alice, bob) -> None
     assert Game.objects.get(pk=answer.json()["id"]).seed == "known"
 
 
-def test_own_and_house_bots_stay_rated_by_default_whatever_their_visibility(bob) -> None:
+@pytest.mark.parametrize("own_visibility", [PRIVATE, TOURNAMENT])
+def test_own_and_house_bots_stay_rated_by_default_whatever_their_visibility(
+    bob, own_visibility
+) -> None:
+    """One own bot: a table where one owner holds several seats is unrated (test_rating_farming)."""
     house = UserFactory(username=DEFAULT_EXAMPLE_BOTS_USERNAME, password=None)
-    seats = [bot_of(bob, PRIVATE), bot_of(bob, TOURNAMENT), bot_of(house, PRIVATE)]
+    seats = [bot_of(bob, own_visibility), bot_of(house, PRIVATE), bot_of(house, CHALLENGE)]
     answer = client_of(bob).post(GAMES, body(seats), format="json")
     assert answer.status_code == 201, answer.json()
     assert answer.json()["rated"] is True

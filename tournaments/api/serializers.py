@@ -16,13 +16,8 @@ from botapi.api.fields import BoundedDictField
 from botapi.api.serializers import QuerySerializer, RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
 from tournaments.models import Game
-from tournaments.seating import (
-    ChallengeRated,
-    SeatRefused,
-    decide_rated,
-    seat_bot,
-    seatable_bots_by_id,
-)
+from tournaments.rating_rules import RatedRefused, decide_rated
+from tournaments.seating import SeatRefused, seat_bot, seatable_bots_by_id
 
 MAX_MOVE_TIME_MS = 60_000
 MAX_TIME_BANK_MS = 600_000
@@ -87,8 +82,9 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     rated = serializers.BooleanField(
         required=False,
         help_text="Whether the result changes ratings. Default true, except for a challenge "
-        "(a game seating another owner's bot), which is always unrated: left out it is false, "
-        "and true is refused.",
+        "(a game seating another owner's bot) and for a game where one owner holds several "
+        "seats (example bots aside), which are always unrated: left out it is false, and true "
+        "is refused.",
     )
     seed = serializers.CharField(
         required=False,
@@ -138,7 +134,7 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
         user = self.context["request"].user
         try:
             attrs["rated"] = decide_rated(user, attrs["seats"], attrs.get("rated"))
-        except ChallengeRated as refused:
+        except RatedRefused as refused:
             raise serializers.ValidationError({"rated": [str(refused)]}) from None
         if "seed" in attrs and attrs["rated"]:
             raise serializers.ValidationError(
@@ -194,6 +190,14 @@ class GameSerializer(serializers.Serializer):
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=Game.Status.choices)
     rated = serializers.BooleanField()
+    unrated_reason = serializers.ChoiceField(
+        choices=Game.UnratedReason.choices,
+        allow_null=True,
+        help_text="Why the game is unrated: same_owner (one owner holds several seats), "
+        "challenge (it seats another owner's bot), chosen_seed (its seed was chosen), creator "
+        "(its creator chose so). Null when rated, and for games recorded before reasons were "
+        "kept.",
+    )
     move_time_ms = serializers.IntegerField()
     time_bank_ms = serializers.IntegerField()
     next_ply = serializers.IntegerField(help_text="Moves logged so far.")

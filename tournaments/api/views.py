@@ -30,7 +30,8 @@ from tournaments.verification import NotVerifiable, verify_game
 
 NOT_FOUND = OpenApiResponse(description="No such game.")
 AT_CAPACITY = OpenApiResponse(
-    description="A seated bot already plays as many games as it allows (`bot_at_capacity`)."
+    description="A seated bot already plays as many games as it allows (`bot_at_capacity`), "
+    "or you already hold your share of another owner's bot (`bot_share_used`)."
 )
 NOT_FINISHED = OpenApiResponse(
     description="The game is not finished (`not_finished`): only a finished game reveals its seed."
@@ -103,12 +104,15 @@ class GameViewSet(
         description=(
             "Seat your own bots, the example bots and other owners' bots open to challenges "
             "(GET /api/v1/bots/open/), by id, in seat order. A game seating another owner's bot "
-            "is a challenge and always unrated (`rated` left out means false; true is a 400). "
+            "is a challenge and always unrated, and so is a game where one owner holds several "
+            "seats, example bots aside (`rated` left out means false; true is a 400); the record's "
+            "`unrated_reason` says why a game is unrated. "
             "Another owner's private bot is refused exactly like a missing id. The seed is "
             "random unless given; a game with a chosen seed cannot be rated. The referee starts "
             "the game at once; the answer is the game as it stands then. A bot already playing "
             "its `max_concurrent_games`, in games created by anyone, is refused "
-            "(409 `bot_at_capacity`)."
+            "(409 `bot_at_capacity`); so is a game that would give you more than half of another "
+            "owner's bot's games at once, or leave its owner none (409 `bot_share_used`)."
         ),
         request=s.GameCreateSerializer,
         responses={201: s.GameDetailSerializer, 409: AT_CAPACITY},
@@ -127,9 +131,10 @@ class GameViewSet(
                 rated=data["rated"],
                 move_time_ms=data["move_time_ms"],
                 time_bank_ms=data["time_bank_ms"],
+                created_by=request.user,
             )
-        except BotAtCapacity as exc:
-            raise Conflict(f"a bot is busy: {exc}", "bot_at_capacity") from None
+        except BotAtCapacity as exc:  # or BotShareUsed: its code says which
+            raise Conflict(f"{exc.lead}: {exc}", exc.code) from None
         except GameSetupError as exc:
             raise exceptions.ValidationError({"non_field_errors": [str(exc)]}) from None
         game = games_queryset().get(pk=game.pk)
