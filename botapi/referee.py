@@ -1,8 +1,12 @@
 """The referee's side of bots: asking a push bot for a move, and its health after a game.
 
-The call happens outside any database transaction (a slow bot holds no lock)
-and is asked exactly once: a fault is never retried, it becomes the default
-action with the fault recorded on the move for the bot's owner.
+The call happens outside any database transaction (a slow bot holds no lock).
+A fault is never retried: it becomes the default action with the fault
+recorded on the move for the bot's owner. Only the call itself can fault a
+bot: a decision the referee lost before it was recorded (a worker killed
+mid-call, a redelivered task, a failed claim) is asked again with a fresh
+deadline, and the lost call is charged neither to the bot's faults nor to its
+time bank (the bank is stored only with a recorded move).
 
 Time control: a decision's deadline is the game's per-move limit plus the
 seat's unused time bank (``Seat.bank_left_ms``); time taken beyond the

@@ -321,6 +321,14 @@ def _step(table: _Table) -> str:
 
 
 def _next_step(table: _Table) -> str:
+    """One step of ``advance``.
+
+    Only a person's or pull bot's clock can run out here. A push bot is always
+    asked, with a fresh deadline, however long the game has waited: if this is
+    a recovered or redelivered step, the wait was the referee's (a worker
+    lost, a task or claim that failed), and only the bot's own call can fault
+    it (late, bad or illegal answer, measured by the bot client).
+    """
     game, state = table.game, table.state
     if state.is_over:
         table.settle()
@@ -334,15 +342,14 @@ def _next_step(table: _Table) -> str:
     if seat_row.forfeited:
         decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
         return _try_submit(table, seat, decision, "default")
-    waited = timezone.now() - (game.last_progress_at or timezone.now())
-    allowed_ms = game.move_time_ms + seat_row.bank_left_ms  # per-move limit plus the time bank
-    if waited > timedelta(milliseconds=allowed_ms + players.GRACE_MS):
-        seat_row.bank_left_ms = 0  # the bank is spent (stored with the move)
-        decision = default_decision(
-            legal, "timeout", f"no move within {allowed_ms} ms; default action"
-        )
-        return _try_submit(table, seat, decision, "default", seat_row)
     if not players.answers_at_once(seat_row):
+        allowed_ms = _clock_ran_out(game, seat_row)
+        if allowed_ms is not None:
+            seat_row.bank_left_ms = 0  # the bank is spent (stored with the move)
+            decision = default_decision(
+                legal, "timeout", f"no move within {allowed_ms} ms; default action"
+            )
+            return _try_submit(table, seat, decision, "default", seat_row)
         table.settle()  # a person or pull bot is told it is their turn: only once it is
     decision = players.ask(game, seat_row, state, game.next_ply)
     if decision is None:
@@ -351,6 +358,23 @@ def _next_step(table: _Table) -> str:
         table.claim_later(seat, decision, seat_row)
         return "played"
     return _try_submit(table, seat, decision, "played", seat_row)
+
+
+def _clock_ran_out(game: Game, seat_row: Seat) -> int | None:
+    """The time a person or pull bot had (ms) if their clock for this ply ran out, else None.
+
+    Their turn begins when the move before it is committed
+    (``Game.last_progress_at``): from then on the game API and the pull API,
+    served by the web processes and not by the referee's workers, show the
+    turn and take the move, so a worker that crashed meanwhile cost them
+    nothing, and the clock is theirs. A push bot has no such clock: it is
+    judged only on the call the referee makes (the bot client's deadline),
+    so time the referee lost before asking it (a dead worker, a redelivered
+    task, a database error) is never counted against it; see ``_next_step``.
+    """
+    waited = timezone.now() - (game.last_progress_at or timezone.now())
+    allowed_ms = game.move_time_ms + seat_row.bank_left_ms  # per-move limit plus the time bank
+    return allowed_ms if waited > timedelta(milliseconds=allowed_ms + players.GRACE_MS) else None
 
 
 def _try_submit(

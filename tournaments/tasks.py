@@ -44,16 +44,21 @@ def check_clock(game_id: int, ply: int) -> str:
 def recover_stalled(stall_ms: int = 10_000) -> int:
     """Re-enqueue running games with no progress for longer than their clocks allow.
 
-    A worker killed mid-move loses its task at worst; this finds the game again.
+    A worker killed mid-move loses its task at worst; this finds the game again,
+    and ``advance`` asks a push bot again with a fresh deadline (the lost time
+    is the referee's, not the bot's). A game counts as stalled only once no
+    decision could still be on its way: past the move limit, the whole time
+    bank a seat may have (at most the game's ``time_bank_ms``), the grace and
+    ``stall_ms``; earlier, a bot still thinking would be asked a second time.
     """
     now = timezone.now()
     candidates = Game.objects.filter(
         status=Game.Status.RUNNING,
         last_progress_at__lt=now - timedelta(milliseconds=stall_ms + GRACE_MS),
-    ).values_list("pk", "move_time_ms", "last_progress_at")
+    ).values_list("pk", "move_time_ms", "time_bank_ms", "last_progress_at")
     count = 0
-    for game_id, move_time_ms, last in candidates:
-        if now - last > timedelta(milliseconds=stall_ms + GRACE_MS + move_time_ms):
+    for game_id, move_time_ms, time_bank_ms, last in candidates:
+        if now - last > timedelta(milliseconds=stall_ms + GRACE_MS + move_time_ms + time_bank_ms):
             advance_game.delay(game_id)
             count += 1
     return count

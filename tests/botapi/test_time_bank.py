@@ -2,7 +2,8 @@
 
 Push bots are charged by ``botapi.referee.ask_bot``, pull bots by
 ``botapi.pull.submit_move``, and a seat whose clock ran out (person or pull
-bot) by the timeout branch of ``tournaments.referee.advance``.
+bot) by the timeout branch of ``tournaments.referee.advance``. A push bot's bank
+never pays for time the referee itself lost (a step recovered after a crash).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from botapi.models import Bot
 from botapi.referee import charge_time_bank
 from botapi.sdk import serve_in_background
 from botapi.sdk.examples.random_bot import RandomBot
@@ -20,6 +22,7 @@ from tests.factories import BotFactory
 from tournaments import players, referee, statecache
 from tournaments.creation import create_game
 from tournaments.models import Game, Move, Seat
+from tournaments.tasks import recover_stalled
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_time-bank-secret"
@@ -125,3 +128,37 @@ def test_a_push_bot_gets_the_bank_in_its_deadline_and_pays_for_overtime() -> Non
     assert later["deadline_ms"] == 300 + later["time_bank_ms"]
     seat = Seat.objects.get(game=game, position=0)
     assert seat.bank_left_ms <= later["time_bank_ms"] and seat.fault_count == 0
+
+
+def test_a_push_bot_asked_late_by_the_referee_is_asked_with_a_fresh_deadline() -> None:
+    """A step the referee takes long after the previous move (a worker died, the task was
+    recovered) asks the push bot; the lost time is no timeout and costs no bank."""
+    game, seat = pull_game(move_time_ms=1000, time_bank_ms=3000)
+    ply = game.next_ply
+    handlers = [SlowBot(delay=0) for _ in range(3)]
+    servers = [serve_in_background(h, secret=SECRET) for h in handlers]
+    try:
+        for server, bot_seat in zip(servers, game.seats.order_by("position"), strict=True):
+            Bot.objects.filter(competitor=bot_seat.competitor).update(
+                mode="push", endpoint_url=server.url, signing_secret=SECRET
+            )
+        stall(game, 60_000)  # far past move limit + bank + grace: the referee's own delay
+        assert referee.advance(game.pk) == "played"
+    finally:
+        for server in servers:
+            server.stop()
+    asked = handlers[seat.position].requests[0]
+    assert (asked["ply"], asked["deadline_ms"], asked["time_bank_ms"]) == (ply, 4000, 3000)
+    move = Move.objects.get(game=game, ply=ply)
+    assert (move.source, move.fault_kind) == ("bot", "")
+    seat.refresh_from_db()
+    assert (seat.fault_count, seat.bank_left_ms) == (0, 3000)
+
+
+def test_a_stalled_game_is_recovered_only_after_any_bank_could_have_run_out() -> None:
+    """Recovering earlier would ask a push bot still thinking on its bank a second time."""
+    game, _ = pull_game(move_time_ms=1000, time_bank_ms=5000)
+    stall(game, 1000 + players.GRACE_MS + 4000)
+    assert recover_stalled(stall_ms=0) == 0
+    stall(game, 1000 + players.GRACE_MS + 5000 + 200)
+    assert recover_stalled(stall_ms=0) == 1
