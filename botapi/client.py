@@ -20,7 +20,9 @@ Rules (bot protocol v1, ``docs/bot-protocol.md``):
   64 levels deep (unknown fields included), UTF-8, no ``NaN``, no lone
   surrogate -- anything else is an ``invalid_json`` fault, never an
   exception (Python's own parser raises ``RecursionError`` on deep input);
-* every connection passes the SSRF guard (:mod:`botapi.ssrf`);
+* every connection passes the SSRF guard (:mod:`botapi.ssrf`), and host
+  names are looked up by :class:`botapi.lookups.Lookups`, per host and
+  cached, so one bot's silent DNS server only times out that bot's calls;
 * a decision is asked exactly once: no retry, since a retry would be a
   second decision.
 
@@ -45,6 +47,7 @@ import httpx
 from harbormaster import jsonparse
 
 from . import protocol
+from .lookups import Lookups
 from .signing import sign_headers
 from .ssrf import AddressPolicy, EndpointRefused, GuardedTransport, Resolver, deadline_scope
 from .ssrf import system_resolver as _system_resolver
@@ -193,7 +196,8 @@ class BotClient:
         self.policy = AddressPolicy.coerce(allow)
         self.max_reply_bytes = max_reply_bytes
         self.excerpt_chars = excerpt_chars
-        self._resolver = resolver
+        # Outlives close(): the lookup cache and the lookups in flight belong to the client.
+        self._lookups = Lookups(resolver or _system_resolver)
         self._ssl_context = ssl_context
         self._http = http
         self._lock = threading.Lock()
@@ -207,7 +211,7 @@ class BotClient:
                 if self._http is None:
                     transport = GuardedTransport(
                         self.policy,
-                        resolver=self._resolver or _system_resolver,
+                        resolver=self._lookups,
                         ssl_context=self._ssl_context,
                     )
                     self._http = httpx.Client(
