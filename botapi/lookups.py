@@ -111,11 +111,6 @@ class Lookups:
         except FutureTimeout:
             raise LookupTimedOut(host, timeout) from None
 
-    def forget(self) -> None:
-        """Drop every cached answer (lookups in flight finish and are cached as usual)."""
-        with self._lock:
-            self._cache.clear()
-
     # ------------------------------------------------------------ internals
     def _cached(self, key: tuple[str, int]) -> list[str] | OSError | None:
         entry = self._cache.get(key)
