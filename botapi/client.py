@@ -16,7 +16,13 @@ Rules (bot protocol v1, ``docs/bot-protocol.md``):
   body streams in), not just per-phase timeouts;
 * the reply body is capped (64 KiB by default), redirects are never
   followed (a 3xx is a fault), replies must be ``application/json``;
-* every connection passes the SSRF guard (:mod:`botapi.ssrf`);
+* a reply is parsed by :func:`harbormaster.jsonparse.loads`: nested at most
+  64 levels deep (unknown fields included), UTF-8, no ``NaN``, no lone
+  surrogate -- anything else is an ``invalid_json`` fault, never an
+  exception (Python's own parser raises ``RecursionError`` on deep input);
+* every connection passes the SSRF guard (:mod:`botapi.ssrf`), and host
+  names are looked up by :class:`botapi.lookups.Lookups`, per host and
+  cached, so one bot's silent DNS server only times out that bot's calls;
 * a decision is asked exactly once: no retry, since a retry would be a
   second decision.
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 import ssl
 import threading
 import time
@@ -37,7 +44,10 @@ from typing import Any
 
 import httpx
 
+from harbormaster import jsonparse
+
 from . import protocol
+from .lookups import Lookups
 from .signing import sign_headers
 from .ssrf import AddressPolicy, EndpointRefused, GuardedTransport, Resolver, deadline_scope
 from .ssrf import system_resolver as _system_resolver
@@ -45,6 +55,12 @@ from .ssrf import system_resolver as _system_resolver
 DEFAULT_MAX_REPLY_BYTES = 64 * 1024
 DEFAULT_EXCERPT_CHARS = 2000
 DEFAULT_NOTIFY_TIMEOUT_MS = 3000
+MAX_REPLY_DEPTH = jsonparse.MAX_DEPTH
+"""Deepest nesting of a reply, unknown fields included (64): deeper is ``invalid_json``.
+
+Python's parser recurses once per level, so an unbounded reply could crash
+the referee with ``RecursionError``; no protocol reply needs more than a few levels.
+"""
 USER_AGENT = f"Harbormaster-Referee (bot protocol {protocol.PROTOCOL_VERSION})"
 
 
@@ -116,15 +132,20 @@ def excerpt(text: str, limit: int) -> str:
     return f"{text[:limit]}... ({len(text) - limit} more characters)"
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""NUL and lone UTF-16 surrogates: PostgreSQL text (and any UTF-8) cannot hold them."""
+
+
 def storable(value: Any) -> Any:
-    """``value`` with every NUL character in its strings replaced by U+FFFD.
+    """``value`` with every NUL and lone surrogate in its strings replaced by U+FFFD.
 
     Everything in a CallResult may be stored (on a move, on the bot), and
-    PostgreSQL text cannot hold NUL: a bot must not be able to make its own
-    move, or its health record, unstorable by sending one.
+    PostgreSQL text cannot hold either: a bot must not be able to make its own
+    move, or its health record, unstorable by sending one. (The JSON parser
+    already refuses surrogate escapes; this also covers texts quoted in details.)
     """
     if isinstance(value, str):
-        return value.replace("\x00", "\ufffd")
+        return _UNSTORABLE.sub("\ufffd", value)
     if isinstance(value, dict):
         return {storable(k): storable(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -175,7 +196,8 @@ class BotClient:
         self.policy = AddressPolicy.coerce(allow)
         self.max_reply_bytes = max_reply_bytes
         self.excerpt_chars = excerpt_chars
-        self._resolver = resolver
+        # Outlives close(): the lookup cache and the lookups in flight belong to the client.
+        self._lookups = Lookups(resolver or _system_resolver)
         self._ssl_context = ssl_context
         self._http = http
         self._lock = threading.Lock()
@@ -189,7 +211,7 @@ class BotClient:
                 if self._http is None:
                     transport = GuardedTransport(
                         self.policy,
-                        resolver=self._resolver or _system_resolver,
+                        resolver=self._lookups,
                         ssl_context=self._ssl_context,
                     )
                     self._http = httpx.Client(
@@ -381,9 +403,9 @@ class BotClient:
                 "it must be application/json",
             )
         try:
-            payload = json.loads(exchange.body.decode("utf-8"), parse_constant=_no_constants)
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise _Failure(Fault.INVALID_JSON, f"the reply is not valid JSON: {exc}") from None
+            payload = jsonparse.loads(exchange.body, max_depth=MAX_REPLY_DEPTH)
+        except jsonparse.JSONRefused as refused:
+            raise _Failure(Fault.INVALID_JSON, _json_refusal(refused)) from None
         return {"reply": payload, **interpret(payload)}
 
 
@@ -408,8 +430,11 @@ def _plain_index_reply(payload: Any, request: Mapping[str, Any]) -> int | None:
     return index
 
 
-def _no_constants(name: str) -> None:
-    raise ValueError(f"{name} is not valid JSON")
+def _json_refusal(refused: jsonparse.JSONRefused) -> str:
+    """The detail of an ``invalid_json`` fault: what was wrong with the reply's JSON."""
+    if refused.reason == "syntax":
+        return f"the reply is {refused}"  # "not valid JSON: Expecting ..."
+    return f"the reply is not acceptable JSON: {refused}"
 
 
 def _describe(exc: BaseException) -> str:

@@ -158,6 +158,22 @@ def register_bot(
     return bot, NewCredentials(signing_secret=secret, pull_token=pull_token)
 
 
+def register_and_ping(owner: Any, **fields: Any) -> tuple[Bot, NewCredentials]:
+    """Register a bot as :func:`register_bot` does and ping it at once if it is a push bot.
+
+    Both happen in one transaction, so the owner either gets the bot with its
+    secret (and the ping's result, good or faulty, as its health) or nothing
+    is created: never a bot whose secret was lost in a server error. Whatever
+    the bot answers is a fault in the health record (the client never raises
+    because of a bot); only a failure of our own can roll the registration back.
+    """
+    with transaction.atomic():
+        bot, credentials = register_bot(owner, **fields)
+        if bot.mode == Bot.Mode.PUSH:
+            ping_bot(bot)
+    return bot, credentials
+
+
 def update_bot(bot: Bot, changes: dict[str, Any]) -> None:
     """Apply validated field changes; keep the competitor's name and the pull token in step.
 

@@ -28,6 +28,9 @@ The backend also enforces the caller's *hard deadline*: the client sets a
 per-thread deadline (:func:`deadline_scope`) and every DNS lookup, connect,
 TLS handshake, write and read is given at most the time left, so a bot that
 trickles its reply one byte at a time cannot hold the referee past it.
+Lookups go through :class:`botapi.lookups.Lookups` (one lookup in flight per
+host, no shared queue, a short cache), so a bot whose DNS server never
+answers times out alone instead of making other bots' lookups wait.
 
 Which addresses are refused: every range in :data:`NON_PUBLIC_NETWORKS`
 (loopback, private, shared, link-local, site-local, unique local, multicast,
@@ -47,11 +50,8 @@ import ipaddress
 import re
 import socket
 import ssl
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -59,10 +59,11 @@ from typing import Any
 import httpcore
 import httpx
 
+from .lookups import Lookups, LookupsBusy, LookupTimedOut
+from .lookups import Resolver as Resolver
+
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
-Resolver = Callable[[str, int], list[str]]
-"""``(host, port) -> [ip, ...]``: how a host name becomes addresses."""
 
 LOOPBACK_NETWORKS = ("127.0.0.0/8", "::1/128")
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9_-]{1,63}(?:\.(?!-)[A-Za-z0-9_-]{1,63})*\.?")
@@ -274,28 +275,7 @@ def system_resolver(host: str, port: int) -> list[str]:
     return list(seen)
 
 
-_lookup_pool: ThreadPoolExecutor | None = None
-_lookup_pool_lock = threading.Lock()
-
-
-def _resolve_within(resolver: Resolver, host: str, port: int, timeout: float | None) -> list[str]:
-    """Resolve in a worker thread so a hanging DNS server cannot outlast the deadline."""
-    global _lookup_pool
-    if timeout is None:
-        return resolver(host, port)
-    with _lookup_pool_lock:
-        if _lookup_pool is None:
-            _lookup_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="bot-dns")
-    future = _lookup_pool.submit(resolver, host, port)
-    try:
-        return future.result(timeout=max(timeout, 0.0))
-    except FutureTimeout:
-        raise httpcore.ConnectTimeout(f"DNS lookup of {host} timed out") from None
-
-
-def checked_addresses(
-    host: str, port: int, policy: AddressPolicy, resolver: Resolver, timeout: float | None = None
-) -> list[str]:
+def checked_addresses(host: str, port: int, policy: AddressPolicy, resolver: Resolver) -> list[str]:
     """Resolve ``host`` once and return its addresses if the policy permits all of them.
 
     Refusing when *any* address is forbidden stops a name that mixes a public
@@ -306,7 +286,7 @@ def checked_addresses(
         addresses = [host]
     else:
         try:
-            addresses = _resolve_within(resolver, host, port, timeout)
+            addresses = resolver(host, port)
         except OSError as exc:
             raise EndpointRefused("unresolvable", f"cannot resolve host {host!r}: {exc}") from None
         if not addresses:
@@ -423,9 +403,12 @@ class _DeadlineStream(httpcore.NetworkStream):
 class GuardedBackend(httpcore.NetworkBackend):
     """Opens TCP connections only to addresses the policy permits (see module doc)."""
 
-    def __init__(self, policy: AddressPolicy, resolver: Resolver = system_resolver) -> None:
+    def __init__(
+        self, policy: AddressPolicy, resolver: Resolver | Lookups = system_resolver
+    ) -> None:
         self.policy = policy
-        self.resolver = resolver
+        # One endpoint's DNS cannot starve another's; a Lookups given is shared (its cache too).
+        self.lookups = resolver if isinstance(resolver, Lookups) else Lookups(resolver)
         self._sockets = httpcore.SyncBackend()
 
     def connect_tcp(
@@ -438,7 +421,16 @@ class GuardedBackend(httpcore.NetworkBackend):
     ) -> httpcore.NetworkStream:
         check_port(port)  # never let the resolver wrap it to another port
         lookup_timeout = _bounded(timeout, httpcore.ConnectTimeout, "the DNS lookup")
-        addresses = checked_addresses(host, port, self.policy, self.resolver, lookup_timeout)
+
+        def lookup(name: str, name_port: int) -> list[str]:
+            try:
+                return self.lookups.resolve(name, name_port, lookup_timeout)
+            except LookupTimedOut as exc:
+                raise httpcore.ConnectTimeout(str(exc)) from None
+            except LookupsBusy as exc:
+                raise httpcore.ConnectError(str(exc)) from None
+
+        addresses = checked_addresses(host, port, self.policy, lookup)
         last_error: Exception | None = None
         for address in addresses:
             bounded = _bounded(timeout, httpcore.ConnectTimeout, f"connecting to {address}")
@@ -522,7 +514,7 @@ class GuardedTransport(httpx.BaseTransport):
         self,
         policy: AddressPolicy | None = None,
         *,
-        resolver: Resolver = system_resolver,
+        resolver: Resolver | Lookups = system_resolver,
         ssl_context: ssl.SSLContext | None = None,
         max_connections: int = 200,
         max_keepalive_connections: int = 50,

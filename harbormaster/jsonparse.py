@@ -30,6 +30,7 @@ options nest three or four levels), far below Python's recursion limit.
 
 _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 """A complete JSON string (skipped whole, brackets inside it do not count) or a bracket."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JSONRefused(ValueError):
@@ -79,20 +80,24 @@ def loads(data: str | bytes | bytearray, *, max_depth: int = MAX_DEPTH) -> Any:
             raise JSONRefused("encoding", f"JSON must be UTF-8: {exc}") from None
     else:
         text = data
-    depth = nesting_depth(text)
-    if depth > max_depth:
-        raise JSONRefused(
-            "too_deep", f"JSON nested {depth} levels deep; at most {max_depth} are accepted"
-        )
+    # Nesting cannot exceed the number of opening brackets: most texts need no scan.
+    if text.count("[") + text.count("{") > max_depth:
+        depth = nesting_depth(text)
+        if depth > max_depth:
+            raise JSONRefused(
+                "too_deep", f"JSON nested {depth} levels deep; at most {max_depth} are accepted"
+            )
     try:
         value = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise JSONRefused("syntax", f"not valid JSON: {exc}") from None
-    try:
-        # Depth is bounded, so this cannot recurse far; strict UTF-8 refuses lone surrogates.
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        raise JSONRefused(
-            "surrogate", "JSON text contains a lone UTF-16 surrogate (\\ud800-\\udfff)"
-        ) from None
+    # A lone surrogate comes from a \u escape, or from a str given with one in it.
+    if "\\u" in text or _SURROGATE.search(text):
+        try:
+            # Depth is bounded, so this cannot recurse far; strict UTF-8 refuses lone surrogates.
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise JSONRefused(
+                "surrogate", "JSON text contains a lone UTF-16 surrogate (\\ud800-\\udfff)"
+            ) from None
     return value

@@ -129,9 +129,7 @@ class BotViewSet(
         serializer.is_valid(raise_exception=True)
         if serializer.validated_data.get("mode", Bot.Mode.PUSH) == Bot.Mode.PUSH:
             super().check_throttles(request)  # before anything is written
-        bot, credentials = services.register_bot(request.user, **serializer.validated_data)
-        if bot.mode == Bot.Mode.PUSH:
-            services.ping_bot(bot)
+        bot, credentials = services.register_and_ping(request.user, **serializer.validated_data)
         answer = {
             **s.BotSerializer(bot, context=self.get_serializer_context()).data,
             "signing_secret": credentials.signing_secret,

@@ -25,6 +25,14 @@ Paths (the request body must be an ``act`` or ``ping`` request):
 ``/bad-schema``    JSON without action or action_index
 ``/nul``           a ping reply whose name holds NUL (``\\u0000``); to ``act``,
                    not JSON, with a raw NUL byte
+``/deep``          a good reply (ping or index) plus an extra field nested
+                   10,000 levels deep (20 KB)
+``/nested``        a good reply (ping or index) plus an extra field nested
+                   20 levels deep, as a reasonable bot might send
+``/surrogate``     a good reply whose name (ping) or extra field (act) holds a
+                   lone UTF-16 surrogate escape (``\\ud800``)
+``/latin1``        200, application/json, bytes that are not UTF-8
+``/nan``           a good reply with an extra field ``NaN``
 =================  =========================================================
 
 Every request is recorded in ``server.received`` (path, headers, body) so
@@ -203,6 +211,37 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(200, reply)
         else:
             self._raw(200, b'{"action_index": 0\x00}')
+
+    def _good(self, request: dict) -> dict:
+        """The well-formed reply to ``request`` (a ping or an act by index)."""
+        if request["kind"] == "ping":
+            return {"request_id": request["request_id"], "name": "loopy", "version": "2.1"}
+        return {"request_id": request["request_id"], "action_index": 0}
+
+    def _with_extra(self, request: dict, extra: str) -> None:
+        """The good reply with ``"extra": <extra>`` (raw JSON text) added."""
+        good = json.dumps(self._good(request))
+        self._raw(200, f'{good[:-1]}, "extra": {extra}}}'.encode())
+
+    def _deep(self, request: dict) -> None:
+        self._with_extra(request, "[" * 10_000 + "]" * 10_000)
+
+    def _nested(self, request: dict) -> None:
+        self._with_extra(request, '{"a": ' * 20 + "1" + "}" * 20)
+
+    def _surrogate(self, request: dict) -> None:
+        if request["kind"] == "ping":
+            body = json.dumps(self._good(request)).replace('"loopy"', '"loopy\\ud800"')
+            self._raw(200, body.encode())
+        else:
+            self._with_extra(request, '"\\udc00 alone"')
+
+    def _latin1(self, request: dict) -> None:
+        reply = {**self._good(request), "name": "caf\u00e9"}
+        self._raw(200, json.dumps(reply, ensure_ascii=False).encode("latin-1"))
+
+    def _nan(self, request: dict) -> None:
+        self._with_extra(request, "NaN")
 
     def _error(self, request: dict) -> None:
         self._json(500, {"error": "the bot crashed"})

@@ -99,6 +99,41 @@ def test_nul_from_a_bot_never_reaches_the_result(
     assert "\x00" not in act.reply_excerpt + act.detail + ping.reply_excerpt
 
 
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/deep", "nested 10001 levels deep"),
+        ("/surrogate", "surrogate"),
+        ("/latin1", "UTF-8"),
+        ("/nan", "NaN"),
+        ("/garbage", "not valid JSON"),
+    ],
+)
+def test_a_hostile_ping_reply_is_a_named_fault_that_can_be_stored(
+    server: MisbehavingServer, client: BotClient, path: str, words: str
+) -> None:
+    """Python's parser recurses per nesting level and accepts lone surrogates, which no
+    UTF-8 text (PostgreSQL's included) can hold: both must end as faults, not exceptions."""
+    result = client.ping(server.url(path), SECRET)
+    assert result.fault == Fault.INVALID_JSON, result.detail
+    assert words in result.detail
+    assert result.reply is None
+    record = json.dumps(result.to_record(), ensure_ascii=False)
+    record.encode("utf-8")  # storable: no lone surrogate anywhere
+    assert "\x00" not in record
+
+
+def test_an_extra_field_nested_within_the_limit_is_ignored(
+    server: MisbehavingServer, client: BotClient
+) -> None:
+    """Unknown fields are ignored (the reply schemas say so) up to 64 levels of nesting."""
+    act = client.act(server.url("/nested"), SECRET, act_request())
+    assert act.ok, act.detail
+    assert act.action_index == 0
+    ping = client.ping(server.url("/nested"), SECRET)
+    assert ping.ok and ping.reply == {"name": "loopy", "version": "2.1"}
+
+
 def test_start_and_finish_need_only_a_2xx(server: MisbehavingServer, client: BotClient) -> None:
     start = protocol.start_request(game=GAME)
     assert client.notify(server.url("/ping"), SECRET, start).ok
@@ -139,6 +174,10 @@ def test_one_client_serves_many_threads(server: MisbehavingServer, client: BotCl
         ("/illegal", Fault.ILLEGAL_ACTION, "teleport"),
         ("/out-of-range", Fault.ILLEGAL_ACTION, "999"),
         ("/bad-schema", Fault.BAD_SCHEMA, "action"),
+        ("/deep", Fault.INVALID_JSON, "nested 10001 levels deep"),
+        ("/surrogate", Fault.INVALID_JSON, "surrogate"),
+        ("/latin1", Fault.INVALID_JSON, "UTF-8"),
+        ("/nan", Fault.INVALID_JSON, "NaN"),
     ],
 )
 def test_each_misbehaviour_is_its_fault(
