@@ -288,7 +288,9 @@ def parse_act_reply(
     _check_request_id(reply, request)
     legal = request["legal_actions"]
     if "action_index" in reply:
-        index = int(reply["action_index"])
+        index = reply["action_index"]
+        if type(index) is not int:  # JSON Schema counts 0.0 as an integer; the protocol does not
+            raise ProtocolFault("bad_schema", f"action_index must be a JSON integer, not {index!r}")
         if index >= len(legal):
             raise ProtocolFault(
                 "illegal_action",

@@ -39,3 +39,20 @@ class BoundedDictFieldSchema(OpenApiSerializerFieldExtension):
     def map_serializer_field(self, auto_schema: Any, direction: str) -> dict[str, Any]:
         schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
         return {**schema, "maxProperties": self.target.max_items}
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer, exactly: ``1.0``, ``"1"`` and ``true`` are refused, not converted.
+
+    DRF's IntegerField accepts anything ``int()`` takes; the protocol says an
+    integer in JSON, and a bot that sends ``"0"`` should learn it, not be
+    guessed at.
+    """
+
+    default_error_messages = {"not_integer": "Must be a JSON integer (not {kind})."}
+
+    def to_internal_value(self, data: Any) -> int:
+        if type(data) is not int:
+            kinds = {bool: "a boolean", str: "a string", float: "a decimal number"}
+            self.fail("not_integer", kind=kinds.get(type(data), "null" if data is None else "that"))
+        return super().to_internal_value(data)

@@ -11,7 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from botapi.api.fields import BoundedDictField
+from botapi.api.fields import BoundedDictField, StrictIntegerField
 from botapi.api.serializers import QuerySerializer
 from botapi.pull import MAX_WAIT_SECONDS
 
@@ -75,14 +75,14 @@ class MoveRequestSerializer(serializers.Serializer):
 
     exclusive_fields = ("action", "action_index")  # the schema says: exactly one
 
-    ply = serializers.IntegerField(min_value=0, max_value=MAX_PLY, help_text="The turn's ply.")
+    ply = StrictIntegerField(min_value=0, max_value=MAX_PLY, help_text="The turn's ply.")
     action = BoundedDictField(
         max_items=MAX_ACTION_KEYS,
         child=serializers.JSONField(),
         required=False,
         help_text="One of the turn's legal_actions, unchanged.",
     )
-    action_index = serializers.IntegerField(
+    action_index = StrictIntegerField(
         min_value=0, required=False, help_text="0-based index into the turn's legal_actions."
     )
     request_id = serializers.CharField(

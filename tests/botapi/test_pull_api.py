@@ -145,6 +145,47 @@ def test_refused_moves_change_nothing(table) -> None:
     assert not Move.objects.filter(game=game, ply=ply).exists()
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("action_index", 0.0, "not a decimal number"),
+        ("action_index", 1.0, "not a decimal number"),
+        ("action_index", "0", "not a string"),
+        ("action_index", True, "not a boolean"),
+        ("ply", "PLY", "not a string"),
+        ("ply", "PLY.0", "not a decimal number"),
+    ],
+)
+def test_integers_must_be_json_integers(table, field: str, value: object, says: str) -> None:
+    """The protocol says an integer in JSON: ``1.0`` or ``"0"`` is refused, not converted."""
+    game, bots = table
+    mover, _ = to_move(game, bots)
+    ply = mover.turns().json()[0]["ply"]
+    body: dict[str, object] = {"ply": ply, "action_index": 0}
+    if value == "PLY":
+        value = str(ply)
+    elif value == "PLY.0":
+        value = float(ply)
+    body[field] = value
+    response = mover.move(game.pk, body)
+    assert response.status_code == 400, response.json()
+    assert response.json() == {field: [f"Must be a JSON integer ({says})."]}
+    assert Game.objects.get(pk=game.pk).next_ply == ply
+
+
+def test_a_form_encoded_move_is_refused(table) -> None:
+    game, bots = table
+    mover, _ = to_move(game, bots)
+    ply = mover.turns().json()[0]["ply"]
+    response = mover.api.post(
+        f"/api/v1/games/{game.pk}/moves",
+        f"ply={ply}&action_index=0",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 415 and response.json()["code"] == "unsupported_media_type"
+    assert Game.objects.get(pk=game.pk).next_ply == ply
+
+
 def test_an_illegal_action_gets_the_engines_reason(table) -> None:
     game, bots = table
     mover, seat = to_move(game, bots)
