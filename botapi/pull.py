@@ -3,19 +3,21 @@
 The referee never calls a pull bot (``botapi.referee.ask_bot`` answers None
 and the seat waits, like a person). Instead the bot
 
-* long-polls ``GET /api/v1/bots/me/turns?wait=25``: :func:`wait_for_turns`
-  answers the decisions it owes now, each as the very ``act`` request a push
-  bot would get (:func:`botapi.protocol.act_request_for_state`), or ``[]``
-  when none came up within ``wait`` seconds;
+* long-polls ``GET /api/v1/bots/me/turns?wait=25``: :func:`pending_turns`
+  gives the decisions it owes now, each as the very ``act`` request a push
+  bot would get (:func:`botapi.protocol.act_request_for_state`); when there
+  is none the poll waits (:mod:`botapi.pullwait`, holding no database
+  connection) until the referee signals a turn, or answers ``[]`` when
+  ``wait`` seconds are over;
 * answers one with ``POST /api/v1/games/{id}/moves``: :func:`submit_move`
   checks it and hands it to ``tournaments.referee.submit``, the one door
   every action goes through.
 
 Nothing is stored for a pending turn: it is derived from the games
 themselves (a running game where one of the bot's seats is to move, and not
-forfeited). Waiting polls one cheap query (running games of the bot and
-their ``next_ply``) every :data:`POLL_INTERVAL_SECONDS`, and rebuilds a
-game's state only when its ``next_ply`` changed.
+forfeited). A waiting poll looks again (one cheap query: running games of
+the bot and their ``next_ply``) only when woken, and rebuilds a game's state
+only when its ``next_ply`` changed.
 
 Deadlines are the referee's: a turn is due ``move_time_ms`` plus the seat's
 time bank after it became available (``Game.last_progress_at``); the clock
@@ -29,8 +31,6 @@ reason) and changes nothing: the bot may still answer in time.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -50,19 +50,23 @@ from .referee import charge_time_bank, decision_deadline_ms
 
 MAX_WAIT_SECONDS = 30
 """Longest long-poll; proxies commonly cut idle requests at 60 s."""
-POLL_INTERVAL_SECONDS = 0.15
-"""How often a waiting poll looks at the database (one indexed query)."""
 REPLY_EXCERPT_CHARS = 2000
 
 
 class PullError(Exception):
-    """A refused pull request: ``status`` is the HTTP status, ``code`` a stable name."""
+    """A refused pull request: ``status`` is the HTTP status, ``code`` a stable name.
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    ``retry_after_s`` (with 429) says when asking again may succeed.
+    """
+
+    def __init__(
+        self, status: int, code: str, message: str, *, retry_after_s: int | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after_s = retry_after_s
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,28 +159,6 @@ def pending_turns(bot: Bot, *, skip: set[tuple[int, int]] | None = None) -> list
         seat = Seat.objects.get(game=game, position=position)
         turns.append(_turn_request(game, seat, state))
     return turns
-
-
-def wait_for_turns(
-    bot: Bot,
-    wait_seconds: float,
-    *,
-    sleep: Callable[[float], None] = time.sleep,
-    clock: Callable[[], float] = time.monotonic,
-) -> list[dict[str, Any]]:
-    """The bot's pending act requests, waiting up to ``wait_seconds`` for one to come up."""
-    check_can_pull(bot)
-    wait_seconds = min(max(0.0, wait_seconds), MAX_WAIT_SECONDS)
-    give_up = clock() + wait_seconds
-    looked_at: set[tuple[int, int]] = set()
-    while True:
-        turns = pending_turns(bot, skip=looked_at)
-        if turns:
-            return turns
-        left = give_up - clock()
-        if left <= 0:
-            return []
-        sleep(min(POLL_INTERVAL_SECONDS, left))
 
 
 # ------------------------------------------------------------------ moves

@@ -16,13 +16,15 @@ by the pull API).
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.db import transaction
 
 from engines import State
 from tournaments.decisions import Decision, default_decision
 from tournaments.models import Game, Move, Seat
 
-from . import protocol, services
+from . import protocol, services, turn_signals
 from .client import default_client
 from .models import Bot
 from .notify import game_info
@@ -43,7 +45,8 @@ def charge_time_bank(bank_left_ms: int, used_ms: int, move_time_ms: int) -> int:
 
 
 def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
-    """A push bot's decision now (or its fault's default); None for a pull bot, which waits.
+    """A push bot's decision now (or its fault's default); None for a pull bot, which waits
+    (its waiting long polls are woken: ``turn_signals.notify_turn``).
 
     The seat's event cursor and time bank are updated on ``seat`` in memory
     only: the referee stores them together with the move (in its claim of the
@@ -59,6 +62,8 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
             legal, "bot_inactive", f"the bot is {bot.status}: {bot.status_reason or 'no reason'}"
         )
     if bot.mode == Bot.Mode.PULL:
+        # Its waiting long polls look again once the turn is committed.
+        transaction.on_commit(partial(turn_signals.notify_turn, bot.pk))
         return None
     request = protocol.act_request(
         game=game_info(game, seat.position),

@@ -22,8 +22,8 @@ router.register("bots", BotViewSet, basename="bot")
 urlpatterns = [
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     # Pull mode; the paths of the protocol, and the same with a trailing slash.
-    path("bots/me/turns", pull_views.TurnsView.as_view(), name="pull-turns"),
-    path("bots/me/turns/", pull_views.TurnsSlashView.as_view()),
+    path("bots/me/turns", pull_views.long_poll(pull_views.TurnsView), name="pull-turns"),
+    path("bots/me/turns/", pull_views.long_poll(pull_views.TurnsSlashView)),
     path("games/<int:game_id>/moves", pull_views.MovesView.as_view(), name="pull-moves"),
     path("games/<int:game_id>/moves/", pull_views.MovesSlashView.as_view()),
     *router.urls,

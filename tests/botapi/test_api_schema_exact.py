@@ -43,7 +43,7 @@ def test_the_frameworks_own_answers_are_documented(schema) -> None:
         ("post", "/api/v1/bots/"): {"201", "400", "401", "413", "415", "429"},
         ("get", "/api/v1/bots/"): {"200", "400", "401", "404"},
         ("post", "/api/v1/bots/{id}/ping/"): {"200", "401", "404", "409", "429"},
-        ("get", "/api/v1/bots/me/turns"): {"200", "400", "401", "409"},
+        ("get", "/api/v1/bots/me/turns"): {"200", "400", "401", "409", "429"},
         ("post", "/api/v1/games/{game_id}/moves"): {
             "201", "400", "401", "404", "409", "413", "415"
         },
