@@ -108,11 +108,6 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         options = config.setdefault("OPTIONS", {})
         options["timeout"] = 20
         options["transaction_mode"] = "IMMEDIATE"
-    elif config["ENGINE"] == "django.db.backends.postgresql":
-        # Let psycopg prepare the statements that ask for it (Django turns that off for
-        # connection poolers, which we do not use): the referee's claim does
-        # (tournaments/claims.py). Django's own cursors bind on the client and are never prepared.
-        config.setdefault("OPTIONS", {})["prepare_threshold"] = 5
     return config
 
 

@@ -5,26 +5,32 @@ if the game is still running at the ply the claimant read. The conditional
 UPDATE is the lock: a second writer waits for the first to commit, then
 matches no row and writes nothing, so every ply is logged exactly once.
 
-On PostgreSQL a claim is one statement (a data-modifying CTE), prepared by
-psycopg, and it can be *sent* without waiting for its answer
-(:func:`send_claim`): another thread executes it while the referee asks the
-next bot, and the referee reads the answer before it does anything that
-depends on it. Elsewhere (SQLite) a claim is a short transaction, done at once.
+On PostgreSQL a claim is one statement (a data-modifying CTE), and it can be
+*sent* without waiting for its answer (:func:`send_claim`): the referee asks
+the next bot while the database commits the move before, and reads the
+answer before it does anything that depends on it. Elsewhere (SQLite) a
+claim is a short transaction, done at once.
 """
 
 from __future__ import annotations
 
 import functools
-import os
-from concurrent.futures import Future, ThreadPoolExecutor
+import json
+import select
+import weakref
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-import psycopg
-from django.db import connections, transaction
+from django.db import DatabaseError, IntegrityError, connections
+from django.db.models import JSONField
 from django.utils import timezone
 
 from .decisions import Decision
 from .models import Game, Move, Seat
+
+ANSWER_TIMEOUT_S = 60.0
+"""How long a sent claim may take to answer before the connection is given up as broken."""
 
 
 def claim_plies(
@@ -58,29 +64,21 @@ def send_claim(
     conn = connections[Game.objects.db]
     if conn.vendor != "postgresql":
         return PendingClaim(moves, done=_claim_in_transaction(game, ply, moves, seat_row))
-    conn.ensure_connection()
-    params = {
-        "game": game.pk,
-        "ply": ply,
-        "running": Game.Status.RUNNING.value,
-        "next_ply": ply + len(moves),
-        "now": timezone.now(),
-        "seat": seat_row.pk if seat_row else None,  # no seat: the seat's UPDATE matches no row
-        "events_sent": seat_row.events_sent if seat_row else None,
-        "bank_left_ms": seat_row.bank_left_ms if seat_row else None,
-    }
-    for field in _move_fields():
-        params[f"move_{field.column}"] = [
-            field.get_db_prep_save(field.pre_save(move, add=True), conn) for move in moves
-        ]
-    # Bound on the server, so that psycopg can prepare it (Django's cursors bind on the client).
-    cursor = psycopg.Cursor(conn.connection)
-    if wait or conn.in_atomic_block or not conn.get_autocommit():
-        with conn.wrap_database_errors:
-            cursor.execute(_claim_sql(conn.alias), params, prepare=True)
-        return PendingClaim(moves, done=_numbered(moves, cursor.fetchall()))
-    executed = _claimer().submit(cursor.execute, _claim_sql(conn.alias), params, prepare=True)
-    return PendingClaim(moves, sent=(conn, cursor, executed))
+    params: list[Any] = [ply + len(moves), timezone.now(), game.pk, ply, Game.Status.RUNNING]
+    if seat_row is not None:
+        params += [seat_row.events_sent, seat_row.bank_left_ms, seat_row.pk]
+    for move in moves:
+        params += [_value(f, f.pre_save(move, add=True)) for f in _move_fields()]
+    shape = _Shape(with_seat=seat_row is not None, count=len(moves))
+    if conn.in_atomic_block or not conn.get_autocommit():
+        # Through Django's cursor, so that psycopg opens the transaction first.
+        with conn.cursor() as cursor:
+            cursor.execute(shape.sql("%s"), [_django_value(v, conn) for v in params])
+            return PendingClaim(moves, done=_numbered(moves, cursor.fetchall()))
+    pending = PendingClaim(moves, sent=_SentStatement(conn, shape, params))
+    if wait:
+        pending.result()
+    return pending
 
 
 class PendingClaim:
@@ -91,7 +89,7 @@ class PendingClaim:
         moves: list[Move],
         *,
         done: list[Move] | None = None,
-        sent: tuple[Any, psycopg.Cursor, Future] | None = None,
+        sent: _SentStatement | None = None,
     ) -> None:
         self._moves = moves
         self._done = done
@@ -100,32 +98,17 @@ class PendingClaim:
     def result(self) -> list[Move] | None:
         """Wait for the answer (once); raises the database's error if the statement failed."""
         if self._sent is not None:
-            (conn, cursor, executed), self._sent = self._sent, None
-            with conn.wrap_database_errors:
-                executed.result()
-            self._done = _numbered(self._moves, cursor.fetchall())
+            sent, self._sent = self._sent, None
+            self._done = _numbered(self._moves, sent.rows())
         return self._done
-
-
-@functools.cache
-def _claimer() -> ThreadPoolExecutor:
-    """The threads that run sent claims (one per claim on its way; made when first needed).
-
-    psycopg's pipeline mode would send the claim without a thread, but its
-    Sync (which ends the pipeline) always waits for every answer, so reading
-    the claim's answer would cost a round trip to the database on the
-    referee's path; a blocking execute on another thread costs none.
-    """
-    return ThreadPoolExecutor(max_workers=64, thread_name_prefix="claim")
-
-
-os.register_at_fork(after_in_child=_claimer.cache_clear)  # a fork has no threads
 
 
 def _claim_in_transaction(
     game: Game, ply: int, moves: list[Move], seat_row: Seat | None
 ) -> list[Move] | None:
     """The portable claim: conditional UPDATE, then the inserts, in one transaction."""
+    from django.db import transaction
+
     still_current = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, next_ply=ply)
     with transaction.atomic():
         if not still_current.update(next_ply=ply + len(moves), last_progress_at=timezone.now()):
@@ -157,15 +140,145 @@ def _moves(game: Game, ply: int, decisions: list[tuple[int, Decision]]) -> list[
     ]
 
 
-def _numbered(moves: list[Move], rows: list[tuple[int, int]]) -> list[Move] | None:
-    """Give the moves the ids the statement returned (as (ply, id) rows); None if no rows."""
+def _numbered(moves: list[Move], rows: list[tuple[Any, Any]]) -> list[Move] | None:
+    """Give the moves the ids the statement returned (as (order, id) rows); None if no rows."""
     if not rows:
         return None
-    ids = dict(rows)
-    for move in moves:
-        move.pk = ids[move.ply]
+    ordered = sorted((int(order), int(pk)) for order, pk in rows)
+    for move, (_, pk) in zip(moves, ordered, strict=True):
+        move.pk = pk
         move._state.adding = False
     return moves
+
+
+class _SentStatement:
+    """The claim sent as a prepared statement on Django's PostgreSQL connection, read later.
+
+    psycopg's libpq layer (``psycopg.pq``) sends and receives. The statement
+    is prepared once per connection and shape (``PREPARE``, with the column
+    types), so each claim only sends its values, as text: no parsing or
+    planning on the server, no quoting in Python. Between ``__init__`` and
+    ``rows`` nothing else may use the connection (the referee's thread owns it).
+    """
+
+    def __init__(self, conn: Any, shape: _Shape, params: list[Any]) -> None:
+        conn.ensure_connection()
+        self.conn = conn
+        self.shape = shape
+        self.values = [_text(v) for v in params]
+        self.pgconn = conn.connection.pgconn
+        self._send()
+
+    def _send(self) -> None:
+        with self.conn.wrap_database_errors:
+            name = self.shape.prepare(self.conn)
+            self.pgconn.send_query_prepared(name, self.values)  # raises if it cannot
+            while self.pgconn.flush():  # non-blocking: wait until it is all out
+                _wait_for(self.pgconn.socket, write=True)
+
+    def rows(self) -> list[tuple[bytes | None, ...]]:
+        """Wait for the answer; its rows (text values), or the database's error."""
+        try:
+            return self._answer()
+        except _Unprepared:  # the session lost its prepared statements (DISCARD ALL)
+            _prepared_on(self.conn.connection).clear()
+            self._send()
+            return self._answer()
+
+    def _answer(self) -> list[tuple[bytes | None, ...]]:
+        from psycopg import pq
+
+        pgconn = self.pgconn
+        with self.conn.wrap_database_errors:
+            pgconn.consume_input()
+            while pgconn.is_busy():
+                _wait_for(pgconn.socket, write=False)
+                pgconn.consume_input()
+            results = []
+            while (result := pgconn.get_result()) is not None:
+                results.append(result)
+        rows: list[tuple[bytes | None, ...]] = []
+        for result in results:
+            if result.status == pq.ExecStatus.TUPLES_OK:
+                rows += [
+                    tuple(result.get_value(r, c) for c in range(result.nfields))
+                    for r in range(result.ntuples)
+                ]
+            elif result.status != pq.ExecStatus.COMMAND_OK:
+                raise _error_of(result)
+        return rows
+
+
+class _Unprepared(Exception):
+    """The server no longer knows the prepared claim (its session was reset)."""
+
+
+def _error_of(result: Any) -> Exception:
+    from psycopg import pq
+
+    sqlstate = (result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
+    message = result.error_message.decode("utf-8", "replace").strip()
+    if sqlstate == "26000":  # invalid_sql_statement_name
+        return _Unprepared(message)
+    return IntegrityError(message) if sqlstate.startswith("23") else DatabaseError(message)
+
+
+def _wait_for(sock: int, *, write: bool) -> None:
+    """Block until the socket can be written (or read), at most ``ANSWER_TIMEOUT_S``."""
+    poller = select.poll()
+    poller.register(sock, select.POLLOUT if write else select.POLLIN)
+    if not poller.poll(ANSWER_TIMEOUT_S * 1000):
+        raise _broken("the database did not take or answer a claim in time")
+
+
+def _broken(message: str) -> Exception:
+    import psycopg
+
+    return psycopg.OperationalError(message)
+
+
+def _text(value: Any) -> bytes | None:
+    """A value in PostgreSQL's text format (the prepared statement's types say what it is)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return b"t" if value else b"f"
+    if isinstance(value, int):
+        return str(value).encode()
+    if isinstance(value, datetime):
+        return value.isoformat().encode()
+    if isinstance(value, _Json):
+        return json.dumps(value.value).encode()
+    return str(value).encode()
+
+
+def _value(field: Any, value: Any) -> Any:
+    return _Json(field, value) if isinstance(field, JSONField) else value
+
+
+def _django_value(value: Any, conn: Any) -> Any:
+    return value.field.get_db_prep_save(value.value, conn) if isinstance(value, _Json) else value
+
+
+class _Json:
+    """A JSON field's value (a plain str could be JSON or text: this says which)."""
+
+    __slots__ = ("field", "value")
+
+    def __init__(self, field: Any, value: Any) -> None:
+        self.field = field
+        self.value = value
+
+
+_prepared: weakref.WeakKeyDictionary[Any, set[bytes]] = weakref.WeakKeyDictionary()
+
+
+def _prepared_on(pg: Any) -> set[bytes]:
+    """The claim statements prepared on this psycopg connection (a new connection has none)."""
+    names = _prepared.get(pg)
+    if names is None:
+        names = _prepared[pg] = set()
+    return names
 
 
 @functools.cache
@@ -173,33 +286,79 @@ def _move_fields() -> list:
     return [f for f in Move._meta.concrete_fields if not f.primary_key]
 
 
-@functools.cache
-def _claim_sql(alias: str) -> str:
-    """The claim: the conditional UPDATE, the seat's, and the moves' INSERT, in one statement.
+@dataclass(frozen=True)
+class _Shape:
+    """Which claim statement: with or without the seat's update, and how many moves."""
 
-    The moves come as one array per column (so one statement serves any
-    number of moves), inserted only if the claim matched; the answer is
-    their (ply, id) rows.
-    """
-    conn = connections[alias]
-    q = conn.ops.quote_name
-    columns = [q(f.column) for f in _move_fields()]
-    arrays = [f"%(move_{f.column})s::{_column_type(f, conn)}[]" for f in _move_fields()]
-    return (
-        f"WITH claimed AS (UPDATE {q(Game._meta.db_table)}"
-        " SET next_ply = %(next_ply)s, last_progress_at = %(now)s"
-        " WHERE id = %(game)s AND next_ply = %(ply)s AND status = %(running)s RETURNING id),"
-        f" seat_kept AS (UPDATE {q(Seat._meta.db_table)}"
-        " SET events_sent = %(events_sent)s, bank_left_ms = %(bank_left_ms)s"
-        " WHERE id = %(seat)s AND EXISTS (SELECT 1 FROM claimed)),"
-        f" logged AS (INSERT INTO {q(Move._meta.db_table)} ({', '.join(columns)})"
-        f" SELECT m.* FROM claimed, unnest({', '.join(arrays)}) AS m RETURNING ply, id)"
-        " SELECT ply, id FROM logged"
-    )
+    with_seat: bool
+    count: int
+
+    @property
+    def name(self) -> bytes:
+        return f"hm_claim_{'s' if self.with_seat else 'n'}{self.count}".encode()
+
+    def prepare(self, conn: Any) -> bytes:
+        """The statement's name, prepared on the connection first if it is not yet."""
+        names = _prepared_on(conn.connection)
+        if self.name not in names:
+            types = ", ".join(self.types(conn))
+            with conn.cursor() as cursor:
+                cursor.execute(f"PREPARE {self.name.decode()} ({types}) AS {self.sql('$')}")
+            names.add(self.name)
+        return self.name
+
+    def types(self, conn: Any) -> list[str]:
+        game, seat = Game._meta, Seat._meta
+        fields = [game.get_field(n) for n in ("next_ply", "last_progress_at", "id", "next_ply")]
+        fields.append(game.get_field("status"))
+        if self.with_seat:
+            fields += [seat.get_field(n) for n in ("events_sent", "bank_left_ms", "id")]
+        fields += _move_fields() * self.count
+        return [_column_type(f, conn) for f in fields]
+
+    @functools.cache  # noqa: B019 (a handful of shapes, kept for the process's life)
+    def sql(self, style: str) -> str:
+        """The statement, with ``%s`` placeholders (Django) or ``$n`` ones (PREPARE).
+
+        One ``INSERT ... SELECT ... FROM claimed`` per move (each row only if
+        the claim matched), then their ids with their order.
+        """
+        numbers = iter(range(1, 1_000_000))
+
+        def p() -> str:
+            return "%s" if style == "%s" else f"${next(numbers)}"
+
+        def ps(k: int) -> str:
+            return ", ".join(p() for _ in range(k))
+
+        q = _quote
+        parts = [
+            f"claimed AS (UPDATE {q(Game._meta.db_table)} "
+            f"SET next_ply = {p()}, last_progress_at = {p()} "
+            f"WHERE id = {p()} AND next_ply = {p()} AND status = {p()} RETURNING id)"
+        ]
+        if self.with_seat:
+            parts.append(
+                f"seat_kept AS (UPDATE {q(Seat._meta.db_table)} "
+                f"SET events_sent = {p()}, bank_left_ms = {p()} "
+                f"WHERE id = {p()} AND EXISTS (SELECT 1 FROM claimed))"
+            )
+        columns = ", ".join(q(f.column) for f in _move_fields())
+        for i in range(self.count):
+            parts.append(
+                f"m{i} AS (INSERT INTO {q(Move._meta.db_table)} ({columns}) "
+                f"SELECT {ps(len(_move_fields()))} FROM claimed RETURNING id)"
+            )
+        ids = " UNION ALL ".join(f"SELECT {i}, id FROM m{i}" for i in range(self.count))
+        return f"WITH {', '.join(parts)} {ids}"
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _column_type(field: Any, conn: Any) -> str:
-    """The column's type for a cast (``varchar(10)`` → ``varchar``: too long still fails)."""
+    """The column's type for PREPARE (``varchar(10)`` → ``varchar``; checks are not types)."""
     if field.is_relation:
         field = field.target_field
     return field.db_type(conn).split("(")[0].strip()

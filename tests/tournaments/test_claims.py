@@ -78,7 +78,7 @@ def prepared_claims() -> int:
 
 
 def test_the_claim_is_prepared_once_and_reused(game) -> None:
-    """psycopg prepares the claim on the connection (parsed and planned once, not per move)."""
+    """The claim is prepared on the connection once (parsed and planned once, not per move)."""
     ply = game.next_ply
     assert claims.claim_plies(game, ply, [(0, bot_move())]) is not None
     prepared = prepared_claims()
