@@ -43,6 +43,22 @@ def capitalize(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
+def victory_points_verdict(event: Mapping[str, Any]) -> str:
+    """A ``game_over`` event with ``scores`` in victory points and ``ranks`` (1 = first)."""
+    scores = event.get("scores") or []
+    ranks = event.get("ranks") or []
+    points = join(f"seat {s} has {count(int(vp), 'victory point')}" for s, vp in enumerate(scores))
+    winners = [f"seat {s}" for s, rank in enumerate(ranks) if rank == 1]
+    verdict = (
+        f"{winners[0]} wins"
+        if len(winners) == 1
+        else f"{join(winners)} share the first place"
+        if winners
+        else "there is no winner"
+    )
+    return f"The game is over: {points}; {verdict}."
+
+
 def generic_event_text(event: Mapping[str, Any]) -> str:
     """An event as ``kind: key value, ...`` -- the fallback for engines without sentences."""
     details = ", ".join(

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from engines.text import article, capitalize, count, join
+from engines.text import article, capitalize, count, join, victory_points_verdict
 
 from .data import BLACK_MARKET, CASINO
 
@@ -139,21 +139,6 @@ def _sent(e: Mapping[str, Any]) -> str:
     return f"{seat(e.get('seat'))} sends a ship to {place(to)}."
 
 
-def _game_over(e: Mapping[str, Any]) -> str:
-    scores = e.get("scores") or []
-    ranks = e.get("ranks") or []
-    points = join(f"seat {s} has {count(int(vp), 'victory point')}" for s, vp in enumerate(scores))
-    winners = [f"seat {s}" for s, rank in enumerate(ranks) if rank == 1]
-    verdict = (
-        f"{winners[0]} wins"
-        if len(winners) == 1
-        else f"{join(winners)} share the first place"
-        if winners
-        else "there is no winner"
-    )
-    return f"The game is over: {points}; {verdict}."
-
-
 _EVENTS: dict[str, Text] = {
     "setup": lambda e: (
         f"The game starts with {count(len(e.get('ports') or []), 'port')} open "
@@ -201,7 +186,7 @@ _EVENTS: dict[str, Text] = {
         f"The bag and the discard pile are empty: {count(int(e.get('undrawn', 0)), 'token')} "
         f"cannot be drawn."
     ),
-    "game_over": _game_over,
+    "game_over": victory_points_verdict,
 }
 
 EVENT_TYPES = frozenset(_EVENTS)

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from engines.text import article, capitalize, count, join
+from engines.text import article, capitalize, count, join, victory_points_verdict
 
 from .data import BUILDING_LABELS, COLOURS, OPEN_SEA
 
@@ -247,21 +247,6 @@ def _ships_moved(e: Mapping[str, Any]) -> str:
     return f"The ships move one space to the right: {join(under)}{sea}."
 
 
-def _game_over(e: Mapping[str, Any]) -> str:
-    scores = e.get("scores") or []
-    ranks = e.get("ranks") or []
-    points = join(f"seat {s} has {count(int(vp), 'victory point')}" for s, vp in enumerate(scores))
-    winners = [f"seat {s}" for s, rank in enumerate(ranks) if rank == 1]
-    verdict = (
-        f"{winners[0]} wins"
-        if len(winners) == 1
-        else f"{join(winners)} share the first place"
-        if winners
-        else "there is no winner"
-    )
-    return f"The game is over: {points}; {verdict}."
-
-
 _EVENTS: dict[str, Text] = {
     "rolled": lambda e: f"The {e.get('colour')} die shows {e.get('value')}.",
     "cloud": lambda e: (
@@ -322,7 +307,7 @@ _EVENTS: dict[str, Text] = {
         f"{seat(e.get('seat'))} puts a ghost crew member on {building(e.get('building'))}."
     ),
     "ships_moved": _ships_moved,
-    "game_over": _game_over,
+    "game_over": victory_points_verdict,
 }
 
 EVENT_TYPES = frozenset(_EVENTS)

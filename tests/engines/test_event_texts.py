@@ -23,6 +23,7 @@ from engines import CHANCE
 from engines.batavia import text as batavia_text
 from engines.cargo_noir import text as cargo_noir_text
 from engines.grog_island import text as grog_island_text
+from tests.engines import sentences
 
 from .helpers import random_steps
 
@@ -76,33 +77,15 @@ RARE_EVENTS: dict[str, list[dict[str, Any]]] = {
 PLAYERS = {"batavia": (3, 4, 5), "cargo_noir": (2, 3, 4, 5), "grog_island": (2, 3, 4)}
 SEEDS = (1, 2, 3)
 
-SNAKE = re.compile(r"\b[A-Za-z0-9]+_[A-Za-z0-9_]+\b")
-BRACES = re.compile(r"[{}\[\]]")
-A_BEFORE_VOWEL = re.compile(r"\b[Aa] [AEIOUaeiou]")
 ONE_PLURAL = re.compile(
     r"(?<![Ss]eat )(?<![Ss]pace )(?<![Rr]ound )\b1 (?:[A-Za-z-]+ ){0,2}"
     r"(?:coins|letters|cards|tokens|goods|points|crates|buildings|lemons|coconuts|barrels|maps)\b"
 )
 """A count of one before a plural noun ("1 coins"), but not "seat 1 draws 2 cards"."""
-PYTHON = re.compile(r"\b(?:None|True|False)\b|(?<!\w)'\w+'")
 
 
 def sentence_problems(text: str) -> list[str]:
-    """What keeps ``text`` from being a sentence a person reads without a glossary."""
-    problems = []
-    if not text or not text[0].isupper():
-        problems.append("does not start with a capital letter")
-    for name, pattern in (
-        ("snake_case identifier", SNAKE),
-        ("raw braces or brackets", BRACES),
-        ("'a' before a vowel", A_BEFORE_VOWEL),
-        ("'1' before a plural", ONE_PLURAL),
-        ("Python literal or quote", PYTHON),
-    ):
-        match = pattern.search(text)
-        if match:
-            problems.append(f"{name}: {match.group(0)!r}")
-    return problems
+    return sentences.sentence_problems(text, ONE_PLURAL)
 
 
 def played_texts(slug: str) -> tuple[dict[str, list[str]], list[tuple[Mapping, str]]]:

@@ -18,33 +18,16 @@ import pytest
 
 import engines
 from engines.manila import text
+from tests.engines import sentences
 from tests.engines.helpers import random_steps
 
 ENGINE = engines.get("manila")
 
-SNAKE = re.compile(r"\b[A-Za-z0-9]+_[A-Za-z0-9_]+\b")
-BRACES = re.compile(r"[{}\[\]]")
-A_BEFORE_VOWEL = re.compile(r"\b[Aa] [AEIOUaeiou]")
 ONE_PLURAL = re.compile(r"(?<![Ss]eat )(?<![Ss]pace )\b1 (?:[a-z-]+ )?(?:pesos|shares|spaces)\b")
-PYTHON = re.compile(r"\b(?:None|True|False)\b|(?<!\w)'\w+'")
 
 
 def sentence_problems(sentence: str) -> list[str]:
-    """What keeps ``sentence`` from being read without a glossary."""
-    problems = []
-    if not sentence or not sentence[0].isupper():
-        problems.append("does not start with a capital letter")
-    for name, pattern in (
-        ("snake_case identifier", SNAKE),
-        ("raw braces or brackets", BRACES),
-        ("'a' before a vowel", A_BEFORE_VOWEL),
-        ("'1' before a plural", ONE_PLURAL),
-        ("Python literal or quote", PYTHON),
-    ):
-        match = pattern.search(sentence)
-        if match:
-            problems.append(f"{name}: {match.group(0)!r}")
-    return problems
+    return sentences.sentence_problems(sentence, ONE_PLURAL)
 
 
 def _played() -> tuple[dict[str, list[str]], list[tuple[dict, str]]]:
