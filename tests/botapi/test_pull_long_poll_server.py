@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -31,9 +28,8 @@ from django.conf import settings
 from django.db import connection
 
 from botapi import pull, services
-from tests.botapi.servers import unused_port
 from tests.factories import BotFactory
-from tests.foundation.processes import PROJECT_DIR
+from tests.foundation.servers import start_server
 from tests.tournaments.workers import test_database_url as database_url
 from tournaments import statecache
 from tournaments.creation import create_game
@@ -53,38 +49,19 @@ HANDFUL = 5
 
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker) -> Iterator[str]:
+def server(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[str]:
     """uvicorn serving harbormaster.asgi on this test's database and Redis; its base URL."""
-    port = unused_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "harbormaster.settings",
         "DATABASE_URL": database_url(),
         "REDIS_URL": settings.REDIS_URL or "",
     }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application", "--lifespan", "off",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-         "--timeout-graceful-shutdown", "2"],
-        cwd=PROJECT_DIR,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail(f"uvicorn did not start: {process.communicate()[0].decode()}")
-    yield f"http://127.0.0.1:{port}"
-    process.terminate()
-    output = process.communicate(timeout=15)[0].decode()
-    assert "Traceback" not in output, output
+    log = tmp_path_factory.mktemp("long-poll") / "uvicorn.log"
+    running = start_server(env, log, ["--log-level", "warning", "--timeout-graceful-shutdown", "2"])
+    yield running.url
+    running.stop()
+    assert "Traceback" not in running.log(), running.log()
 
 
 class ConnectionCounter(threading.Thread):

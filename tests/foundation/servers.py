@@ -13,11 +13,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import httpx
 
 from tests.foundation.processes import PROJECT_DIR
 
@@ -51,15 +49,17 @@ class Server:
                 self.process.wait()
 
 
-def start_server(environ: Mapping[str, str], log_path: Path) -> Server:
-    """Start uvicorn and wait until it answers (or fail with its log)."""
+def start_server(
+    environ: Mapping[str, str], log_path: Path, extra_args: Sequence[str] = ()
+) -> Server:
+    """Start uvicorn (with ``extra_args``) and wait until it answers (or fail with its log)."""
     port = free_port()
     with log_path.open("w") as log:
         process = subprocess.Popen(
             [
                 sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
                 "--host", "127.0.0.1", "--port", str(port),
-                "--no-proxy-headers", "--lifespan", "off",
+                "--no-proxy-headers", "--lifespan", "off", *extra_args,
             ],
             cwd=PROJECT_DIR, env=dict(environ), stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -69,10 +69,10 @@ def start_server(environ: Mapping[str, str], log_path: Path) -> Server:
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise AssertionError(f"uvicorn exited with {process.returncode}:\n{server.log()}")
-        try:
-            httpx.get(f"{server.url}/", timeout=2)
+        try:  # uvicorn listens once the application is loaded; no request is needed
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return server
-        except httpx.TransportError:
+        except OSError:
             time.sleep(0.2)
     server.stop()
     raise AssertionError(f"uvicorn did not answer within {START_SECONDS} s:\n{server.log()}")

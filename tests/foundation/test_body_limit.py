@@ -12,8 +12,6 @@ import contextlib
 import json
 import os
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 
@@ -21,11 +19,9 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from harbormaster.bodylimit import BodySizeLimit
-from tests.botapi.servers import unused_port
-from tests.foundation.processes import PROJECT_DIR
+from tests.foundation.servers import Server, start_server
 
 LIMIT = 1000
-UVICORN = [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application", "--lifespan", "off"]
 
 
 class Recorder:
@@ -111,30 +107,12 @@ def test_outside_the_api_the_refusal_is_plain_text(settings) -> None:
 
 # ------------------------------------------------------------ a real server
 @pytest.fixture(scope="module")
-def server() -> Iterator[tuple[int, subprocess.Popen]]:
+def server(tmp_path_factory) -> Iterator[tuple[int, Server]]:
     """uvicorn serving the project's ASGI application on a free loopback port."""
-    port = unused_port()
-    process = subprocess.Popen(
-        [*UVICORN, "--host", "127.0.0.1", "--port", str(port)],
-        cwd=PROJECT_DIR,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "harbormaster.settings"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        process.kill()
-        pytest.fail(f"uvicorn did not start: {process.communicate()[0].decode()}")
-    yield port, process
-    if process.poll() is None:
-        process.terminate()
-        process.communicate(timeout=10)
+    environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "harbormaster.settings"}
+    running = start_server(environ, tmp_path_factory.mktemp("body-limit") / "uvicorn.log")
+    yield int(running.url.rsplit(":", 1)[1]), running
+    running.stop()
 
 
 def stream(port: int, head: bytes, chunk: bytes, most: int) -> tuple[bytes, int, float]:
@@ -200,8 +178,8 @@ def test_a_chunked_upload_is_cut_off_past_the_limit(server) -> None:
 
 
 def test_the_refusals_are_warnings_not_errors_with_tracebacks(server) -> None:
-    _, process = server
-    process.terminate()
-    output = process.communicate(timeout=10)[0].decode()
+    _, running = server
+    running.stop()
+    output = running.log()
     assert "Request body too large" in output
     assert "Traceback" not in output and " ERROR " not in output, output
