@@ -8,8 +8,14 @@ article, a count with its noun in the right number, a list joined with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+
+Sentences = Mapping[str, Callable[[Mapping[str, Any]], str]]
+"""An engine's sentence writers, by action or event ``type``."""
+
+_MALFORMED = (KeyError, TypeError, ValueError, IndexError, AttributeError)
+"""What a writer raises on an action or event missing a field it reads."""
 
 _YOO = ("uni", "ura", "use", "usu", "uti", "eu", "one")
 """Vowel-initial words said with a consonant sound ("a uranium mine", "a one")."""
@@ -41,6 +47,29 @@ def join(items: Iterable[str], last: str = "and") -> str:
 def capitalize(sentence: str) -> str:
     """The first letter in upper case, the rest untouched (unlike ``str.capitalize``)."""
     return sentence[:1].upper() + sentence[1:]
+
+
+def action_sentence(writers: Sentences, action: Mapping[str, Any]) -> str:
+    """``action`` as its engine's short imperative sentence; a plain one if it cannot be read."""
+    write = writers.get(str(action.get("type")))
+    if write is None:
+        return "An unknown action"
+    try:
+        return write(action)
+    except _MALFORMED:
+        return "A malformed action"
+
+
+def event_sentence(writers: Sentences, event: Mapping[str, Any]) -> str:
+    """``event`` as its engine's sentence; a plain one if it cannot be read."""
+    write = writers.get(str(event.get("type")))
+    try:
+        return capitalize(write(event)) if write else _UNDESCRIBED
+    except _MALFORMED:
+        return _UNDESCRIBED
+
+
+_UNDESCRIBED = "Something happened that this page cannot describe."
 
 
 def victory_points_verdict(event: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engines.text import article, capitalize, count, join
+from engines.text import action_sentence, article, capitalize, count, event_sentence, join
 
 from .rules import FINAL_HEX_GOLD
 
@@ -69,8 +69,8 @@ _ACTIONS: dict[str, Text] = {
 
 
 def describe(action: Mapping[str, Any]) -> str:
-    text = _ACTIONS.get(str(action.get("type")))
-    return text(action) if text else "Unknown action"
+    """An action as a short imperative sentence (no full stop)."""
+    return action_sentence(_ACTIONS, action)
 
 
 # ------------------------------------------------------------------- events
@@ -192,5 +192,5 @@ EVENT_TYPES = frozenset(_EVENTS)
 
 
 def describe_event(event: Mapping[str, Any]) -> str:
-    text = _EVENTS.get(str(event.get("type")))
-    return text(event) if text else "Something happened that this page cannot describe."
+    """A public event as one or two full sentences."""
+    return event_sentence(_EVENTS, event)

@@ -11,7 +11,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from engines.text import article, capitalize, count, join, victory_points_verdict
+from engines.text import (
+    action_sentence,
+    article,
+    count,
+    event_sentence,
+    join,
+    victory_points_verdict,
+)
 
 from .data import BLACK_MARKET, CASINO
 
@@ -83,13 +90,8 @@ _ACTIONS: dict[str, Text] = {
 
 
 def describe(action: Mapping[str, Any]) -> str:
-    text = _ACTIONS.get(str(action.get("type")))
-    if text is None:
-        return "Unknown action"
-    try:
-        return text(action)
-    except (KeyError, TypeError, ValueError):
-        return "A malformed action"
+    """An action as a short imperative sentence (no full stop)."""
+    return action_sentence(_ACTIONS, action)
 
 
 # ------------------------------------------------------------------- events
@@ -194,5 +196,5 @@ EVENT_TYPES = frozenset(_EVENTS)
 
 
 def describe_event(event: Mapping[str, Any]) -> str:
-    text = _EVENTS.get(str(event.get("type")))
-    return capitalize(text(event)) if text else "Something happened that this page cannot describe."
+    """A public event as one or two full sentences."""
+    return event_sentence(_EVENTS, event)

@@ -13,7 +13,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from engines.text import article, capitalize, count, join, victory_points_verdict
+from engines.text import (
+    action_sentence,
+    article,
+    capitalize,
+    count,
+    event_sentence,
+    join,
+    victory_points_verdict,
+)
 
 from .data import BUILDING_LABELS, COLOURS, OPEN_SEA
 
@@ -165,13 +173,8 @@ _ACTIONS: dict[str, Text] = {
 
 
 def describe(action: Mapping[str, Any]) -> str:
-    text = _ACTIONS.get(str(action.get("type")))
-    if text is None:
-        return "Unknown action"
-    try:
-        return text(action)
-    except (KeyError, TypeError, ValueError, IndexError):
-        return "A malformed action"
+    """An action as a short imperative sentence (no full stop)."""
+    return action_sentence(_ACTIONS, action)
 
 
 # ------------------------------------------------------------------- events
@@ -315,5 +318,5 @@ EVENT_TYPES = frozenset(_EVENTS)
 
 
 def describe_event(event: Mapping[str, Any]) -> str:
-    text = _EVENTS.get(str(event.get("type")))
-    return capitalize(text(event)) if text else "Something happened that this page cannot describe."
+    """A public event as one or two full sentences."""
+    return event_sentence(_EVENTS, event)

@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from engines.text import action_sentence, event_sentence
+
 from .data import GOODS, INSURANCE_BONUS, LETTERS, MORTGAGE_VALUE, REDEEM_COST
 
 Text = Callable[[Mapping[str, Any]], str]
@@ -35,11 +37,6 @@ _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
 # ------------------------------------------------------------------ grammar
-def capitalize(sentence: str) -> str:
-    """The first letter in upper case, the rest untouched."""
-    return sentence[:1].upper() + sentence[1:]
-
-
 def count(number: Any, singular: str, plural: str | None = None) -> str:
     """``"1 peso"``, ``"3 pesos"``, ``"minus 1 peso"``; ``plural`` for irregular nouns.
 
@@ -174,13 +171,7 @@ _ACTIONS: dict[str, Text] = {
 
 def describe(action: Mapping[str, Any]) -> str:
     """An action as a short imperative sentence (no full stop)."""
-    text = _ACTIONS.get(str(action.get("type")))
-    if text is None:
-        return "An unknown action"
-    try:
-        return text(action)
-    except (KeyError, TypeError, ValueError):
-        return "A malformed action"
+    return action_sentence(_ACTIONS, action)
 
 
 # ------------------------------------------------------------------- events
@@ -312,10 +303,4 @@ EVENT_TYPES = frozenset(_EVENTS)
 
 def describe_event(event: Mapping[str, Any]) -> str:
     """A public event as one or two full sentences."""
-    text = _EVENTS.get(str(event.get("type")))
-    if text is None:
-        return "Something happened that this page cannot describe."
-    try:
-        return capitalize(text(event))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return "Something happened that this page cannot describe."
+    return event_sentence(_EVENTS, event)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from rest_framework.test import APIClient
 
 from botapi.models import Bot
 from tests.factories import BotFactory, UserFactory
+from tests.tournaments.game_requests import body, client_of, db_snapshot
 from tests.tournaments.played import played_game
-from tournaments.models import Game, Move, Seat
+from tournaments.models import Game, Move
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 pytestmark = pytest.mark.django_db
@@ -26,20 +26,6 @@ PRIVATE, CHALLENGE, TOURNAMENT = (
     Bot.Visibility.CHALLENGE,
     Bot.Visibility.TOURNAMENT,
 )
-
-
-def client_of(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def body(seats, **fields):
-    return {"engine": "manila", "seats": [{"bot": bot.pk} for bot in seats], **fields}
-
-
-def db_snapshot() -> tuple[int, int, int]:
-    return Game.objects.count(), Seat.objects.count(), Move.objects.count()
 
 
 @pytest.fixture

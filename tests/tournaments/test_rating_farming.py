@@ -12,35 +12,21 @@ Creation runs inside the test's transaction, so the referee never starts.
 from __future__ import annotations
 
 import pytest
-from rest_framework.test import APIClient
 
 from botapi.models import Bot
 from ratings.models import Rating
 from ratings.services import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
+from tests.tournaments.game_requests import body, client_of, db_snapshot
 from tests.tournaments.played import played_game
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Game, Move, Seat
+from tournaments.models import Game
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 pytestmark = pytest.mark.django_db
 
 GAMES = "/api/v1/games/"
 SAME_OWNER = "same_owner"
-
-
-def client_of(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def body(seats, **fields):
-    return {"engine": "manila", "seats": [{"bot": bot.pk} for bot in seats], **fields}
-
-
-def db_snapshot() -> tuple[int, int, int]:
-    return Game.objects.count(), Seat.objects.count(), Move.objects.count()
 
 
 def bot_of(owner, **fields) -> Bot:
