@@ -22,7 +22,34 @@ def staff(client: Client) -> Client:
 
 
 def league_form() -> dict[str, str]:
-    return {"name": "Harbour club", "slug": "harbour-club", "engine": "manila", "description": ""}
+    return {
+        "name": "Harbour club",
+        "slug": "harbour-club",
+        "engine": "manila",
+        "description": "",
+        "pool": "mixed",
+        "arena_table_size": "4",
+        "arena_min_table_size": "3",
+        "arena_move_time_ms": "5000",
+        "arena_time_bank_ms": "0",
+    }
+
+
+def tournament_form(**fields: object) -> dict[str, object]:
+    return {
+        "name": "Cup",
+        "engine": "manila",
+        "league": "",
+        "format": "swiss",
+        "table_size": "4",
+        "min_table_size": "3",
+        "advance_per_table": "1",
+        "move_time_ms": "5000",
+        "time_bank_ms": "0",
+        "status": "draft",
+        "current_round": "0",
+        "options": "{}",
+    } | fields
 
 
 def test_the_league_form_offers_every_registered_engine_and_nothing_else(staff) -> None:
@@ -48,14 +75,14 @@ def test_a_tournament_with_an_unknown_engine_or_another_engine_than_its_league_i
 ) -> None:
     league = LeagueFactory(engine="manila")
     url = reverse("admin:tournaments_tournament_add")
-    page = staff.post(url, {"name": "Cup", "engine": "chess", "league": ""})
+    page = staff.post(url, tournament_form(engine="chess"))
     assert "engine" in page.context["adminform"].form.errors
-    page = staff.post(url, {"name": "Cup", "engine": "batavia", "league": league.pk})
+    page = staff.post(url, tournament_form(engine="batavia", league=league.pk))
     assert page.context["adminform"].form.errors["engine"] == [
         f"the league {league} plays manila; its tournaments play the same engine"
     ]
     assert not Tournament.objects.exists()
-    page = staff.post(url, {"name": "Cup", "engine": "manila", "league": league.pk})
+    page = staff.post(url, tournament_form(league=league.pk))
     assert page.status_code == 302
     assert Tournament.objects.get().engine == "manila"
 
@@ -73,7 +100,12 @@ def test_a_league_with_games_keeps_its_engine(staff) -> None:
     league = LeagueFactory(engine="manila")
     game = played_game("manila", CompetitorFactory.create_batch(3))
     Game.objects.filter(pk=game.pk).update(league=league)
-    form = {"name": league.name, "slug": league.slug, "engine": "batavia", "description": "x"}
+    form = league_form() | {
+        "name": league.name,
+        "slug": league.slug,
+        "engine": "batavia",
+        "description": "x",
+    }
     staff.post(reverse("admin:tournaments_league_change", args=[league.pk]), form)
     league.refresh_from_db()
     assert (league.engine, league.description) == ("manila", "x")
