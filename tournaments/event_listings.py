@@ -311,7 +311,9 @@ def league_scope(league: League) -> RatingScope | None:
     return RatingScope.objects.filter(kind=RatingScope.Kind.LEAGUE, league=league).first()
 
 
-def league_leaderboard(league: League, order_by: str = "trueskill") -> list[listings.LeaderboardRow]:
+def league_leaderboard(
+    league: League, order_by: str = "trueskill"
+) -> list[listings.LeaderboardRow]:
     return listings.scope_leaderboard(league_scope(league), order_by)
 
 

@@ -18,10 +18,14 @@ from django.views.decorators.http import require_GET
 from . import event_listings, events
 from .events import standings as event_standings
 from .formats import standings as pure_standings
-from .models import League, Tournament
+from .models import League
 
 ARENA_GAMES_ON_LEAGUE_PAGE = 10
-SEED_RULE = "each game's seed is derived from it as described in docs/architecture.md"
+SEED_RULE = (
+    "each game's seed must equal HMAC-SHA256 keyed with the event seed of the text "
+    '"harbormaster/game/ROUND/TABLE/0", in lower-case hex (round and table numbered from 1; '
+    "a duplicate table plays that same deal in every seat rotation)"
+)
 """How a game's seed follows from the event seed, in words (``tournaments.events.seeds``)."""
 
 
@@ -92,9 +96,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
     name = slugify(tournament.slug or tournament.name) or "tournament"
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{name}-{tournament.pk}-standings.csv"'
-    )
+    response["Content-Disposition"] = f'attachment; filename="{name}-{tournament.pk}-standings.csv"'
     writer = csv.writer(response)
     writer.writerow(CSV_COLUMNS)
     for row in event_standings.standings(tournament):

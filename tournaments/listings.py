@@ -86,7 +86,9 @@ def leaderboard(engine: str, order_by: str = "trueskill") -> list[LeaderboardRow
     return scope_leaderboard(scope, order_by)
 
 
-def scope_leaderboard(scope: RatingScope | None, order_by: str = "trueskill") -> list[LeaderboardRow]:
+def scope_leaderboard(
+    scope: RatingScope | None, order_by: str = "trueskill"
+) -> list[LeaderboardRow]:
     """One rating scope's ladder (an engine's global one, or a league's), best first."""
     if scope is None:
         return []

@@ -15,8 +15,6 @@ urlpatterns = [
     path("leaderboards/<slug:engine>/", views.leaderboard, name="leaderboard"),
     path("tournaments/", event_views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
-    path(
-        "tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"
-    ),
+    path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
     path("leagues/<slug:slug>/", event_views.league_page, name="league"),
 ]

@@ -62,7 +62,9 @@ class TournamentSerializer(serializers.Serializer):
     )
     current_round = serializers.IntegerField(help_text="0 before round 1.")
     bye_points = serializers.FloatField(allow_null=True)
-    advance_per_table = serializers.IntegerField(help_text="Knockout: how many of each table go on.")
+    advance_per_table = serializers.IntegerField(
+        help_text="Knockout: how many of each table go on."
+    )
     move_time_ms = serializers.IntegerField()
     time_bank_ms = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -117,7 +119,9 @@ class TableSeatSerializer(serializers.Serializer):
     position = serializers.IntegerField(help_text="0 moves first.")
     entrant = EntrantBriefSerializer()
     rank = serializers.IntegerField(allow_null=True, help_text="Null until the table finishes.")
-    score = serializers.FloatField(allow_null=True, help_text="Game score (a duplicate set: summed).")
+    score = serializers.FloatField(
+        allow_null=True, help_text="Game score (a duplicate set: summed)."
+    )
     points = serializers.FloatField(allow_null=True, help_text="Placement points from this table.")
 
 
@@ -176,9 +180,7 @@ class CrosstableRowSerializer(serializers.Serializer):
 
 
 class CrosstableSerializer(serializers.Serializer):
-    entrants = EntrantBriefSerializer(
-        many=True, source="columns", help_text="In standings order."
-    )
+    entrants = EntrantBriefSerializer(many=True, source="columns", help_text="In standings order.")
     rows = CrosstableRowSerializer(many=True, help_text="In standings order.")
 
 

@@ -16,8 +16,12 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from drf_spectacular.utils import extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import exceptions, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -37,7 +41,7 @@ ENTRIES_CLOSED = OpenApiResponse(
     "was cancelled."
 )
 REFUSED = OpenApiResponse(
-    description="Field errors (`{\"bot\": [...]}`: not one of your bots), or the entry refused "
+    description='Field errors (`{"bot": [...]}`: not one of your bots), or the entry refused '
     "as `{detail, code}`: the bot does not play the tournament's engine, is not active, "
     "the league's pool does not admit bots, or the bot is already entered."
 )
@@ -197,7 +201,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         url_path=r"entries/(?P<bot_id>\d+)",
         pagination_class=None,
     )
-    def withdraw(self, request: Request, pk: str | None = None, bot_id: str | None = None) -> Response:
+    def withdraw(
+        self, request: Request, pk: str | None = None, bot_id: str | None = None
+    ) -> Response:
         tournament = self.get_object()
         bot = get_object_or_404(own_bots(request), pk=bot_id)
         entrant = get_object_or_404(

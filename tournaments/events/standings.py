@@ -53,8 +53,8 @@ class CrossCell:
 
     @property
     def text(self) -> str:
-        """"2–1" (placed above twice, below once), with "=1" for a shared place."""
-        shown = f"{self.above}–{self.below}"
+        """ "2-1" with an en dash (placed above twice, below once); " =1" for a shared place."""
+        shown = f"{self.above}\N{EN DASH}{self.below}"
         return shown + (f" ={self.level}" if self.level else "")
 
 
