@@ -85,6 +85,11 @@ CSV_COLUMNS = (
 )
 
 
+def number(value: float) -> str:
+    """Up to six decimals, no trailing zeros: 6 -> "6", 24.666666666666664 -> "24.666667"."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
 def spreadsheet_safe(text: str) -> str:
     """A name a spreadsheet would run as a formula (=, +, -, @...) is kept as text."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -106,10 +111,10 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 spreadsheet_safe(row.entrant.name),
                 row.entrant.kind,
                 row.entrant.status,
-                f"{row.points:g}",
-                f"{row.tablemates_points:g}",
-                f"{row.game_score:g}",
-                f"{row.head_to_head:g}",
+                number(row.points),
+                number(row.tablemates_points),
+                number(row.game_score),
+                number(row.head_to_head),
                 row.tables,
                 row.byes,
                 spreadsheet_safe(row.entrant.reason),
