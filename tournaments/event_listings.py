@@ -97,18 +97,20 @@ def entrants_of(tournament: Tournament) -> list[EntrantView]:
         .select_related("competitor")
         .order_by("seed_order", "id")
     )
-    return [
-        EntrantView(
-            id=row.pk,
-            competitor_id=row.competitor_id,
-            name=row.competitor.name,
-            kind=row.competitor.kind,
-            seed_order=row.seed_order,
-            status=row.status,
-            reason=row.reason,
-        )
-        for row in rows
-    ]
+    return [entrant_view(row) for row in rows]
+
+
+def entrant_view(row: Entrant) -> EntrantView:
+    """One Entrant row (its competitor loaded) as the pages show it."""
+    return EntrantView(
+        id=row.pk,
+        competitor_id=row.competitor_id,
+        name=row.competitor.name,
+        kind=row.competitor.kind,
+        seed_order=row.seed_order,
+        status=row.status,
+        reason=row.reason,
+    )
 
 
 def unknown_entrant(entrant_id: int) -> EntrantView:

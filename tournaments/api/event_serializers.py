@@ -17,7 +17,7 @@ from rest_framework import serializers
 from botapi.api.serializers import RefuseUnknownFieldsMixin
 from tournaments import event_listings, events
 from tournaments.api.serializers import MAX_ID
-from tournaments.models import Entrant, Game, Round, Tournament
+from tournaments.models import Competitor, Entrant, Game, Round, Tournament
 
 
 class LeagueBriefSerializer(serializers.Serializer):
@@ -32,7 +32,7 @@ class EntrantSerializer(serializers.Serializer):
     id = serializers.IntegerField(help_text="The entrant's id in this tournament.")
     competitor_id = serializers.IntegerField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=["bot", "person"])
+    kind = serializers.ChoiceField(choices=Competitor.Kind.choices)
     seed_order = serializers.IntegerField(help_text="1 is the top seed.")
     status = serializers.ChoiceField(choices=Entrant.Status.choices)
     reason = serializers.CharField(help_text="Why it was withdrawn or disqualified; else empty.")
@@ -127,7 +127,11 @@ class TableSeatSerializer(serializers.Serializer):
 
 class TableSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["scheduled", "running", "aborted", "finished"])
+    status = serializers.ChoiceField(
+        choices=Game.Status.choices,
+        help_text="A table's state, in a game's words: finished once every game of the table has (its result is in); running while "
+        "a game is; aborted if a game was; scheduled before.",
+    )
     seats = TableSeatSerializer(many=True, help_text="In seat order.")
     games = TableGameSerializer(many=True, help_text="One game, or a duplicate set.")
 

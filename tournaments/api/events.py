@@ -45,22 +45,27 @@ REFUSED = OpenApiResponse(
     "as `{detail, code}`: the bot does not play the tournament's engine, is not active, "
     "the league's pool does not admit bots, or the bot is already entered."
 )
-CONFLICT_CODES = frozenset({"entries_closed"})
-"""``EventError`` codes answered 409 (the tournament's state); every other refusal is a 400."""
 
 
-class EventRefused(exceptions.APIException):
+class EntryRefused(exceptions.APIException):
+    """``events.EventError`` as an answer: the service's sentence says what to change."""
+
     status_code = status.HTTP_400_BAD_REQUEST
     default_detail = "the entry was refused"
     default_code = "entry_refused"
 
 
-def refusal(exc: events.EventError) -> exceptions.APIException:
-    """An ``EventError`` as the API's ``{detail, code}`` answer: 409 for the state, else 400."""
-    code = getattr(exc, "code", None) or "entry_refused"
-    if code in CONFLICT_CODES:
-        return Conflict(str(exc), code)
-    return EventRefused(str(exc), code)
+def require_entries_open(tournament: Tournament) -> None:
+    """Owners enter and withdraw through the API only while entries are open (409 otherwise).
+
+    Once the event runs, taking an entrant out forfeits its games: the
+    organiser's decision, in the admin.
+    """
+    if tournament.status != Tournament.Status.ENTRIES_OPEN:
+        raise Conflict(
+            f"entries to {tournament.name} are closed: it is {tournament.get_status_display()}",
+            "entries_closed",
+        )
 
 
 @extend_schema_view(
@@ -76,6 +81,8 @@ def refusal(exc: events.EventError) -> exceptions.APIException:
     ),
     retrieve=extend_schema(
         summary="One tournament, with its entrants",
+        description="Settings, status (with the reason when paused, cancelled or held up), the "
+        "seed commitment, the event seed once the event is over, and the entrants in seed order.",
         responses={200: s.TournamentDetailSerializer, 404: NOT_FOUND},
         auth=[],
     ),
@@ -164,6 +171,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = self.get_object()
         body = s.EntryRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
+        require_entries_open(tournament)
         bot = own_bots(request).filter(pk=body.validated_data["bot"]).first()
         if bot is None:
             raise exceptions.ValidationError(
@@ -172,8 +180,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         try:
             entrant = events.enter(tournament, bot.competitor, by=request.user)
         except events.EventError as exc:
-            raise refusal(exc) from None
-        view = next(e for e in event_listings.entrants_of(tournament) if e.id == entrant.pk)
+            raise EntryRefused(str(exc)) from None
+        view = event_listings.entrant_view(entrant)
         return Response(s.EntrantSerializer(view).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -191,7 +199,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         request=None,
         responses={
             204: None,
-            404: OpenApiResponse(description="No such tournament, bot of yours, or entry."),
+            400: OpenApiResponse(
+                description="The withdrawal refused (`entry_refused`); `detail` says why."
+            ),
+            404: OpenApiResponse(
+                description="No such tournament, bot of yours, or entry of it (one already "
+                "withdrawn or disqualified has none)."
+            ),
             409: ENTRIES_CLOSED,
         },
     )
@@ -206,15 +220,18 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     ) -> Response:
         tournament = self.get_object()
         bot = get_object_or_404(own_bots(request), pk=bot_id)
+        require_entries_open(tournament)
         entrant = get_object_or_404(
-            Entrant.objects.filter(tournament=tournament, competitor=bot.competitor_id).exclude(
-                status=Entrant.Status.WITHDRAWN
+            Entrant.objects.filter(
+                tournament=tournament,
+                competitor=bot.competitor_id,
+                status__in=(Entrant.Status.ACTIVE, Entrant.Status.PENDING),
             )
         )
         try:
             events.withdraw(entrant, reason="withdrawn by its owner", by=request.user)
         except events.EventError as exc:
-            raise refusal(exc) from None
+            raise EntryRefused(str(exc)) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
