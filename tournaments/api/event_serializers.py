@@ -129,8 +129,9 @@ class TableSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.ChoiceField(
         choices=Game.Status.choices,
-        help_text="A table's state, in a game's words: finished once every game of the table has (its result is in); running while "
-        "a game is; aborted if a game was; scheduled before.",
+        help_text="A table's state, in a game's words: finished once every game of the table "
+        "has (its result is in); running while a game is; aborted if a game was; scheduled "
+        "before.",
     )
     seats = TableSeatSerializer(many=True, help_text="In seat order.")
     games = TableGameSerializer(many=True, help_text="One game, or a duplicate set.")
