@@ -47,8 +47,8 @@ EXACT_UP_TO = 16
 EXACT_NODES = 200_000
 """Budget of the exhaustive search, in tables tried (under a second at worst). Up to 12
 entrants the whole search tree is smaller (at most 32,395 tables tried, 12 in tables of
-3), so the result is the optimum; from 13 to 16 the search usually finishes, and when it does not the best
-pairing found so far is kept (never worse than the swaps' one)."""
+3), so the result is the optimum; from 13 to 16 the search usually finishes, and when it
+does not the best pairing found so far is kept (never worse than the swaps' one)."""
 
 LOOK_AHEAD = 4
 """When filling a table, how many tables' worth of entrants below may be looked at."""
@@ -193,12 +193,12 @@ def pair(
     state = _Tables(tables, cost)
     state.tighten(i for i, table in enumerate(tables) if max(table) - min(table) >= len(table))
     state.remove_repeats()
+    if state.total()[0] > 0:
+        state.random_search(rng)
     if len(points) <= EXACT_UP_TO:
         exact = _exact(sizes, cost, state.total())
         if exact is not None:
             state = _Tables(exact, cost)
-    elif state.total()[0] > 0:
-        state.random_search(rng)
     return sorted(state.tables, key=min)
 
 
