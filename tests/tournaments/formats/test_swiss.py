@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations, permutations
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -331,22 +331,28 @@ def test_a_mid_sized_event_meets_no_one_twice(seed: int) -> None:
         history = extend(history, round_, play(round_, rng))
 
 
-def test_seat_orders_are_balanced_with_the_history() -> None:
-    """Seat order comes from seats.balance_seats: every table's order adds the least to
-    its entrants' counts of earlier seat positions (no permutation adds less)."""
-    settings_ = Settings(table_size=4, min_table_size=3, rounds=4)
+def test_seat_orders_come_from_balance_seats(monkeypatch) -> None:
+    """Swiss chooses who sits together; seats.balance_seats alone chooses the seat order
+    (the rule every format shares), given the whole history, the event seed and round."""
+    from tournaments.formats import seats, swiss
+
+    calls = []
+
+    def spy(groups, history, seed, round_number):
+        tables = seats.balance_seats(groups, history, seed, round_number)
+        calls.append((groups, history, seed, round_number, tables))
+        return tables
+
+    monkeypatch.setattr(swiss, "balance_seats", spy)
+    settings_ = Settings(table_size=4, min_table_size=3, rounds=3)
     rng = random.Random(5)
     history = History()
-    for number in range(1, 5):
-        round_ = next_round(field(15), history, settings_, number, "seed")
+    for number in range(1, 4):
+        round_ = next_round(field(15), history, settings_, number, "event-seed")
         assert round_ is not None
-        sat = Counter(
-            (key, position) for r in history.results for position, key in enumerate(r.seats)
-        )
-        for table in round_.tables:
-
-            def load(order, sat=sat) -> int:
-                return sum(sat[(key, position)] for position, key in enumerate(order))
-
-            assert load(table.seats) == min(load(order) for order in permutations(table.seats))
+        groups, seen_history, seed, seen_round, tables = calls[-1]
+        assert (seen_history, seed, seen_round) == (history, "event-seed", number)
+        assert [sorted(group) for group in groups] == [sorted(t.seats) for t in round_.tables]
+        assert round_.tables == tables
         history = extend(history, round_, play(round_, rng))
+    assert len(calls) == 3
