@@ -172,17 +172,15 @@ def standings(
             round(game_score[key], DIGITS),
         )
 
-    head_to_head = _head_to_head(history.results, {key: tie(key) for key in keys})
+    ties = {key: tie(key) for key in keys}
+    head_to_head = _head_to_head(history.results, ties)
     seeds = {entrant.key: entrant.seed for entrant in entrants}
-
-    def full(key: int) -> tuple[float, float, float, float]:
-        return (*tie(key), round(head_to_head[key], DIGITS))
-
-    ordered = sorted(keys, key=lambda key: (tuple(-x for x in full(key)), seeds[key]))
+    full = {key: (*ties[key], round(head_to_head[key], DIGITS)) for key in keys}
+    ordered = sorted(keys, key=lambda key: (tuple(-x for x in full[key]), seeds[key], key))
     longest = max((max(counts, default=0) for counts in placings.values()), default=0)
     table = []
     for position, key in enumerate(ordered):
-        if position and full(key) == full(ordered[position - 1]):
+        if position and full[key] == full[ordered[position - 1]]:
             rank = table[-1].rank
         else:
             rank = position + 1

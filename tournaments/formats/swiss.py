@@ -17,10 +17,11 @@ Board Game Arena's multiplayer Swiss is the model. Every round:
    repeat meetings (each earlier meeting of two tablemates counts one), then
    to bring points closer inside tables (the sum of squared distances from the
    table's mean). Repeats come first: a table with a wider points spread is
-   preferred to a repeat meeting. Events of up to :data:`EXACT_UP_TO`
-   entrants are then solved exactly (every partition, branch and bound), so
-   a small event never has a repeat a better pairing avoids; larger events
-   with repeats left after the swaps get a bounded random search (seeded).
+   preferred to a repeat meeting. If repeats are left, a bounded random
+   search (seeded) tries further swaps. Events of up to :data:`EXACT_UP_TO`
+   seated entrants are then searched exhaustively (branch and bound, within
+   :data:`EXACT_NODES`; complete up to 12), so a small event never has a
+   repeat, or a wider spread, that another split into the same tables avoids.
 5. Seat order at every table comes from ``seats.balance_seats``.
 
 Every random choice comes from the event seed and the round number, so a
@@ -37,7 +38,7 @@ from itertools import combinations
 from .base import Entrant, FormatError, History, Round, Settings
 from .seats import balance_seats
 from .sizes import table_sizes
-from .standings import DIGITS, placement_points, standings
+from .standings import DIGITS, standings
 
 name = "swiss"
 
@@ -47,8 +48,8 @@ EXACT_UP_TO = 16
 EXACT_NODES = 200_000
 """Budget of the exhaustive search, in tables tried (under a second at worst). Up to 12
 entrants the whole search tree is smaller (at most 32,395 tables tried, 12 in tables of
-3), so the result is the optimum; from 13 to 16 the search usually finishes, and when it does not the best
-pairing found so far is kept (never worse than the swaps' one)."""
+3), so the result is the optimum; from 13 to 16 the search usually finishes, and when it
+does not the best pairing found so far is kept (never worse than the swaps' one)."""
 
 LOOK_AHEAD = 4
 """When filling a table, how many tables' worth of entrants below may be looked at."""
@@ -115,7 +116,6 @@ def next_round(
     if round_number < 1:
         raise FormatError(f"rounds are numbered from 1, not {round_number}")
     check(len(entrants), settings)
-    placement_points(settings.table_size)  # fails early for impossible sizes
     everyone = {entrant.key for entrant in entrants}
     everyone.update(key for result in history.results for key in result.seats)
     everyone.update(bye.key for bye in history.byes)
@@ -193,12 +193,12 @@ def pair(
     state = _Tables(tables, cost)
     state.tighten(i for i, table in enumerate(tables) if max(table) - min(table) >= len(table))
     state.remove_repeats()
+    if state.total()[0] > 0:
+        state.random_search(rng)
     if len(points) <= EXACT_UP_TO:
         exact = _exact(sizes, cost, state.total())
         if exact is not None:
             state = _Tables(exact, cost)
-    elif state.total()[0] > 0:
-        state.random_search(rng)
     return sorted(state.tables, key=min)
 
 
