@@ -11,7 +11,6 @@ inside the test's transaction.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass, field
 
@@ -76,7 +75,7 @@ def make_event(
         status=status,
         status_reason=status_reason,
         seed=event_seed,
-        seed_commitment=hashlib.sha256(event_seed.encode()).hexdigest(),
+        seed_commitment=seeds.commitment(event_seed),
         current_round=played + (1 if under_way else 0),
         started_at=now if played or under_way else None,
         finished_at=now if status == Tournament.Status.FINISHED else None,
