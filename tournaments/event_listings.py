@@ -264,7 +264,7 @@ def seconds(ms: int) -> str:
 def settings_in_words(tournament: Tournament, entrant_count: int) -> list[tuple[str, str]]:
     """The settings as (what, plain words) pairs, for people rather than the admin."""
     t = tournament
-    tables = f"tables of {t.table_size}"
+    tables = f"{t.table_size} players each"
     if t.min_table_size < t.table_size:
         tables += f" (down to {t.min_table_size} when the entrants do not divide evenly)"
     rounds = total_rounds(t, entrant_count)

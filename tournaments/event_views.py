@@ -21,12 +21,6 @@ from .formats import standings as pure_standings
 from .models import League
 
 ARENA_GAMES_ON_LEAGUE_PAGE = 10
-SEED_RULE = (
-    "each game's seed must equal HMAC-SHA256 keyed with the event seed of the text "
-    '"harbormaster/game/ROUND/TABLE/0", in lower-case hex (round and table numbered from 1; '
-    "a duplicate table plays that same deal in every seat rotation)"
-)
-"""How a game's seed follows from the event seed, in words (``tournaments.events.seeds``)."""
 
 
 @require_GET
@@ -65,7 +59,6 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
             "standings": board.standings,
             "crosstable": board.crosstable,
             "bye_points": pure_standings.bye_points(event_listings.format_settings(tournament)),
-            "seed_rule": SEED_RULE,
         },
     )
 

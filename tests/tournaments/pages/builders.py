@@ -51,6 +51,7 @@ def make_event(
     event_seed: str = "a-secret-event-seed-0123456789",
     rated: bool = False,
     owner=None,
+    bot_names: list[str] | None = None,
 ) -> Event:
     """A Swiss event of ``entrants`` bots: ``played`` rounds finished, then one running if
     ``under_way``. The status follows (finished when every round is played) unless given."""
@@ -81,10 +82,8 @@ def make_event(
         finished_at=now if status == Tournament.Status.FINISHED else None,
     )
     owner = owner or UserFactory(password=None)
-    bots = [
-        BotFactory(owner=owner, name=f"bot-{n:02d}", engines=["manila"])
-        for n in range(1, entrants + 1)
-    ]
+    names = bot_names or [f"bot-{n:02d}" for n in range(1, entrants + 1)]
+    bots = [BotFactory(owner=owner, name=name, engines=["manila"]) for name in names[:entrants]]
     rows = [
         Entrant.objects.create(tournament=tournament, competitor=bot.competitor, seed_order=n)
         for n, bot in enumerate(bots, start=1)

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from ratings.services import apply_game_result
-from tests.factories import LeagueFactory
+from tests.factories import LeagueFactory, UserFactory
 from tests.foundation.test_narrow_layout import CHROMIUM, layout
 from tests.tournaments.pages.builders import make_event, withdraw
 
@@ -28,13 +28,34 @@ CROSSTABLE = 1
 (standings, crosstable, entrants)."""
 
 
+NAMES = [
+    "cautious-banker-v2", "shipping-magnate", "greedy-trader", "pirate-king-3000",
+    "montecarlo-300", "lucky-dice", "harbour-master-v2", "slow-but-steady", "random", "x",
+]  # fmt: skip
+"""Bot names of realistic length; with the owner's name ``harbourclub/cautious-banker-v2``."""
+
+
 @pytest.fixture
 def pages(client: Client) -> dict[str, str]:
     league = LeagueFactory(name="The harbour club's long-named league", slug="club")
-    finished = make_event(name="Spring Manila Open of the harbour club", league=league, rated=True)
+    owner = UserFactory(username="harbourclub", password=None)
+    finished = make_event(
+        name="Spring Manila Open of the harbour club",
+        league=league,
+        rated=True,
+        owner=owner,
+        bot_names=NAMES,
+    )
     for game in finished.games:
         apply_game_result(game)
-    running = make_event(entrants=10, played=1, under_way=True, name="Summer Swiss")
+    running = make_event(
+        entrants=10,
+        played=1,
+        under_way=True,
+        name="Summer Swiss",
+        owner=UserFactory(username="thursdayclub", password=None),
+        bot_names=NAMES,
+    )
     withdraw(running, 3, "its endpoint stopped answering in the middle of round two")
     urls = {
         "list": "/tournaments/",

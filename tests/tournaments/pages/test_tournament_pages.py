@@ -110,7 +110,12 @@ def test_a_finished_event_reveals_its_seed_with_how_to_check_it(client: Client) 
     words = text(html.encode())
     assert t.seed in html and t.seed_commitment in html
     assert "Standings (final)" in words
-    assert "HMAC-SHA256" in words and "verify_game" in words
+    assert "The sha256 of the event seed above equals the commitment." in words
+    assert (
+        "HMAC-SHA256 keyed with the event seed, of the text harbormaster/game/ROUND/TABLE/0"
+        in words
+    )
+    assert "verify_game" in words
     standings = event_standings.standings(t)
     leader = standings[0]
     row = re.search(r"<tr>\s*<td>1</td>\s*<td><span class=\"competitor\">([^<]+)</span>", html)
@@ -128,7 +133,7 @@ def test_the_settings_read_as_plain_words(client: Client) -> None:
     t.save()
     words = text(page(client, f"/tournaments/{t.pk}/").encode())
     assert "Format Swiss" in words
-    assert "Tables tables of 4 (down to 3 when the entrants do not divide evenly)" in words
+    assert "Tables 4 players each (down to 3 when the entrants do not divide evenly)" in words
     assert "Rounds 2" in words
     assert "Time control 2.5 s per move, plus a time bank of 30 s per player and game" in words
     assert "Rated yes" in words and "Duplicate no: one game per table" in words
