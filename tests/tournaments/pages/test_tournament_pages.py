@@ -12,7 +12,7 @@ import re
 import pytest
 from django.test import Client
 
-from tests.factories import LeagueFactory
+from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.pages.builders import make_event, withdraw
 from tournaments.events import standings as event_standings
 from tournaments.models import Entrant, Tournament
@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 
 
 def text(html: bytes) -> str:
-    """The page's words, tags dropped and spaces squeezed."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.decode())).strip()
+    """The page's words, tags dropped and spaces squeezed (a name's <wbr> joins its parts)."""
+    words = re.sub(r"<[^>]+>", " ", html.decode().replace("<wbr>", ""))
+    return re.sub(r"\s+", " ", words).strip()
 
 
 def page(client: Client, url: str) -> str:
@@ -90,7 +91,7 @@ def test_a_running_event_shows_its_tables_standings_and_hides_the_seed(client: C
         assert game.seed not in html, "no game seed on the event page"
     # The running round: its tables with the entrants in seat order, no result yet.
     current = t.rounds_played.get(number=3)
-    names = {e.pk: e.competitor.name for e in event.entrants}
+    names = {e.pk: e.competitor.name.replace("/", "/<wbr>") for e in event.entrants}
     section = html[html.index('id="round-3"') : html.index('id="round-2"')]
     for table in current.tables.all():
         seated = [names[key] for key in table.seats]
@@ -118,8 +119,8 @@ def test_a_finished_event_reveals_its_seed_with_how_to_check_it(client: Client) 
     assert "verify_game" in words
     standings = event_standings.standings(t)
     leader = standings[0]
-    row = re.search(r"<tr>\s*<td>1</td>\s*<td><span class=\"competitor\">([^<]+)</span>", html)
-    assert row and row.group(1) == leader.entrant.name
+    row = re.search(r"<tr>\s*<td>1</td>\s*<td><span class=\"competitor\">(.+?)</span>", html)
+    assert row and row.group(1) == leader.entrant.name.replace("/", "/<wbr>")
     assert f'href="/tournaments/{t.pk}/standings.csv"' in html
     assert "Tablemates" in words and "Game score" in words and "H2H" in words
     assert "Ties are broken by" in words, "the tie-break columns are explained"
@@ -189,3 +190,12 @@ def test_entrants_waiting_for_approval_are_not_shown(client: Client) -> None:
     words = text(page(client, f"/tournaments/{event.tournament.pk}/").encode())
     assert pending.competitor.name not in words
     assert event.entrants[1].competitor.name in words
+
+
+def test_names_are_escaped_and_may_wrap_after_the_owner(client: Client) -> None:
+    event = make_event(entrants=3, played=0)
+    person = CompetitorFactory(kind="person", name="<b>mal</b>/lory")
+    Entrant.objects.create(tournament=event.tournament, competitor=person, seed_order=4)
+    html = page(client, f"/tournaments/{event.tournament.pk}/")
+    assert "<b>mal</b>" not in html
+    assert "&lt;b&gt;mal&lt;/<wbr>b&gt;/<wbr>lory" in html
