@@ -18,7 +18,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tests.factories import CompetitorFactory
+from ratings.services import apply_game_result
+from tests.factories import CompetitorFactory, LeagueFactory, finished_game
 from tests.tournaments.pages.builders import make_event, withdraw
 from tournaments.events import standings as event_standings
 from tournaments.models import Entrant, Table
@@ -155,3 +156,17 @@ def test_queries_do_not_grow_with_the_event(client: Client) -> None:
     make_event(entrants=5, played=0, name="Third")
     for url in ("/tournaments/", "/api/v1/tournaments/"):
         assert queries(client, url) <= 4, url
+
+
+def test_league_page_queries_do_not_grow_with_the_league(client: Client) -> None:
+    counts = []
+    for slug, size, arena_games in (("small", 6, 1), ("large", 15, 8)):
+        league = LeagueFactory(slug=slug)
+        event = make_event(entrants=size, rounds=2, league=league, rated=True)
+        for game in event.games:
+            apply_game_result(game)
+        for n in range(arena_games):
+            players = [bot.competitor for bot in event.bots[n % 2 : n % 2 + 3]]
+            apply_game_result(finished_game(players, [1, 2, 3], league=league, rated=True))
+        counts.append(queries(client, f"/leagues/{slug}/"))
+    assert counts[0] == counts[1] <= 10, counts
