@@ -26,8 +26,6 @@ from harbormaster.demo import (
     run_club_event,
 )
 from tournaments import events
-from tournaments.events.rounds import settings_of
-from tournaments.formats.standings import standings
 from tournaments.listings import engine_name
 from tournaments.models import Game, Table, Tournament
 
@@ -137,10 +135,7 @@ class Command(BaseCommand):
             entrant.pk: entrant.competitor.name.split("/")[-1]
             for entrant in tournament.entrants.select_related("competitor")
         }
-        rows = standings(
-            events.active_entrants(tournament), events.history_of(tournament),
-            settings_of(tournament),
-        )  # fmt: skip
+        rows = events.standings_of(tournament)
         return ", ".join(f"{row.rank}. {names[row.key]} {row.points:g} pts" for row in rows)
 
     def _starting(self, progress: DemoProgress, players: list[Any]) -> None:
