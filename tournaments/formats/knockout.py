@@ -89,7 +89,7 @@ def placing(result: Result, seeds: dict[int, int]) -> list[int]:
     """The table's keys best first: rank, then higher score, then better seed."""
     rows = zip(result.seats, result.ranks, result.scores, strict=True)
     ordered = sorted(rows, key=lambda row: (row[1], -row[2], seeds.get(row[0], 1 << 30)))
-    return [key for key, _, _, _ in ordered]
+    return [key for key, _, _ in ordered]
 
 
 def next_round(
