@@ -61,6 +61,9 @@ def test_a_withdrawn_entrant_forfeits_its_running_seat_unrated_and_is_not_paired
     seated = [key for t in Table.objects.filter(round__number=2, round__tournament=event)
               for key in t.seats]  # fmt: skip
     assert entrant.pk not in seated and len(seated) == 3, "5 left: one table of 3, two byes"
+    table = events.standings_of(event)
+    assert len(table) == 6 and [row.key for row in table if not row.active] == [entrant.pk]
+    assert next(row for row in table if row.key == entrant.pk).games == 1, "its result counts"
 
     live = sorted(Rating.objects.values_list("competitor_id", "scope_id", "system", "value"))
     call_command("recompute_ratings", "--no-progress")
