@@ -279,27 +279,28 @@ def settings_in_words(tournament: Tournament, entrant_count: int) -> list[tuple[
     time = f"{seconds(t.move_time_ms)} per move"
     if t.time_bank_ms:
         time += f", plus a time bank of {seconds(t.time_bank_ms)} per player and game"
+    if not t.rated:
+        rated = "no: the games change no rating"
+    elif t.league_id:
+        rated = f"yes: every game counts for the ratings, also in the league {t.league.name}"
+    else:
+        rated = "yes: every game counts for the ratings"
+    if t.duplicate:
+        duplicate = (
+            "yes: every table plays its deal once per seat rotation, with the same dice "
+            "and cards, so luck evens out; the table's result adds up the set"
+        )
+    else:
+        duplicate = "no: one game per table"
     rows = [
         ("Game", listings.engine_name(t.engine)),
-        ("Format", Tournament.Format(t.format).label if t.format in Tournament.Format.values
-         else t.format),
+        ("Format", Tournament.Format(t.format).label),
         ("Tables", tables),
         ("Rounds", rounds_text),
         ("Time control", time),
-        ("Rated", "yes: every game counts for the ratings"
-         + (f" (also in the league {t.league.name})" if t.league_id else "")
-         if t.rated else "no: the games change no rating"),
-    ]  # fmt: skip
-    if t.duplicate:
-        rows.append(
-            (
-                "Duplicate",
-                "yes: every table plays its deal once per seat rotation, with the same dice "
-                "and cards, so luck evens out; the table's result adds up the set",
-            )
-        )
-    else:
-        rows.append(("Duplicate", "no: one game per table"))
+        ("Rated", rated),
+        ("Duplicate", duplicate),
+    ]
     if t.format == Tournament.Format.SWISS and t.bye_points is not None:
         rows.append(("Bye", f"{t.bye_points:g} placement points"))
     if t.options:
