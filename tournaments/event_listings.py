@@ -27,6 +27,7 @@ from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 from ratings.models import RatingScope
 
 from . import formats, listings, spectator
+from .events.rounds import settings_of
 from .formats import standings
 from .models import Entrant, Game, League, Round, Tournament
 
@@ -233,25 +234,12 @@ def rounds_of(
 
 
 # ----------------------------------------------------------------- settings
-def format_settings(tournament: Tournament) -> formats.Settings:
-    """The tournament's settings as the formats read them."""
-    return formats.Settings(
-        table_size=tournament.table_size,
-        min_table_size=tournament.min_table_size,
-        rounds=tournament.rounds,
-        bye_points=tournament.bye_points,
-        advance=tournament.advance_per_table,
-    )
-
-
 def total_rounds(tournament: Tournament, entrant_count: int) -> int | None:
     """Rounds the event will have: the organiser's number, else the format's, if it knows."""
     if tournament.rounds:
         return tournament.rounds
     try:
-        return formats.get(tournament.format).total_rounds(
-            entrant_count, format_settings(tournament)
-        )
+        return formats.get(tournament.format).total_rounds(entrant_count, settings_of(tournament))
     except formats.FormatError:  # too few entrants yet: nothing to say
         return None
 

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 
 from . import event_listings, events
 from .events import standings as event_standings
+from .events.rounds import settings_of
 from .formats import standings as pure_standings
 from .models import League
 
@@ -44,7 +45,6 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
     board = event_standings.board(tournament)
     rounds = event_listings.rounds_of(tournament, board.entrants, board.history)
-    left = [entrant for entrant in board.entrants if entrant.left]
     return render(
         request,
         "tournaments/tournament.html",
@@ -54,11 +54,10 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
             "total_rounds": event_listings.total_rounds(tournament, len(board.entrants)),
             "seed": events.event_seed_revealed(tournament),
             "entrants": board.entrants,
-            "left": left,
             "rounds": rounds,
             "standings": board.standings,
             "crosstable": board.crosstable,
-            "bye_points": pure_standings.bye_points(event_listings.format_settings(tournament)),
+            "bye_points": pure_standings.bye_points(settings_of(tournament)),
         },
     )
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from tournaments import event_listings, formats
 from tournaments.event_listings import EntrantView
 from tournaments.events import history_of
+from tournaments.events.rounds import settings_of
 from tournaments.formats import standings as pure
 from tournaments.models import Tournament
 
@@ -109,7 +110,7 @@ def _standings(
     lines = pure.standings(
         [formats.Entrant(key=entrant.id, seed=entrant.seed_order) for entrant in entrants],
         history,
-        event_listings.format_settings(tournament),
+        settings_of(tournament),
         inactive={entrant.id for entrant in entrants if entrant.left},
     )
     return [

@@ -19,8 +19,8 @@ from django.utils import timezone
 from botapi.models import Bot
 from tests.factories import BotFactory, GameFactory, UserFactory, finished_game
 from tournaments import formats
-from tournaments.event_listings import format_settings
 from tournaments.events import seeds
+from tournaments.events.rounds import settings_of
 from tournaments.formats import swiss
 from tournaments.models import Entrant, Game, League, Round, Seat, Table, Tournament
 
@@ -90,7 +90,7 @@ def make_event(
     ]
     event = Event(tournament, bots, rows)
     history = formats.History()
-    settings = format_settings(tournament)
+    settings = settings_of(tournament)
     keyed = [formats.Entrant(key=row.pk, seed=row.seed_order) for row in rows]
     competitor = {row.pk: row.competitor for row in rows}
     for number in range(1, played + (2 if under_way else 1)):
