@@ -48,7 +48,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .base import FormatError
-from .sizes import table_sizes
 
 DEFAULT_TEMPERATURE = 25.0 / 6.0
 """Rating distance at which an opponent's weight drops by e; TrueSkill's beta (one skill class)."""
@@ -139,6 +138,9 @@ class _Pass:
         # Rating order (keys break ties, so the order depends on nothing but the input).
         self.cands = sorted(eligible, key=lambda c: (c.rating, c.key))
         n = len(self.cands)
+        self.rating = [c.rating for c in self.cands]  # plain lists: the inner loops read them
+        self.owner = [c.owner for c in self.cands]
+        self.shares = [c.shares for c in self.cands]
         self.prev = list(range(-1, n - 1))  # -1: none
         self.next = [*range(1, n), -1] if n else []
         self.head = 0 if n else -1
@@ -157,10 +159,10 @@ class _Pass:
         for rank, seed in enumerate(self.priority):
             if not self.free[seed]:
                 continue
-            sizes, _ = table_sizes(self.left, self.table_size, self.min_table_size)
-            if not sizes:
+            size = first_table_size(self.left, self.table_size, self.min_table_size)
+            if not size:
                 break
-            members = self._table(seed, sizes[0], everywhere=rank == 0)
+            members = self._table(seed, size, everywhere=rank == 0)
             if members is None:
                 continue
             for i in members:
@@ -206,26 +208,29 @@ class _Pass:
 
     def _sample(self, seed: int, window: list[int], want: int, temperature: float) -> list[int]:
         """Draw up to ``want`` opponents, softmax over rating distance, keeping the owner rule."""
-        cands, rating = self.cands, self.cands[seed].rating
-        weights = {i: math.exp(-abs(cands[i].rating - rating) / temperature) for i in window}
+        rating, owner, shares = self.rating, self.owner, self.shares
         owners: dict[int, bool] = {}  # owner at the table -> all their entrants there share
-        _seat_owner(owners, cands[seed])
+        _seat_owner(owners, owner[seed], shares[seed])
+        pool = [i for i in window if _fits(owners, owner[i], shares[i])]
+        weights = [math.exp(-abs(rating[i] - rating[seed]) / temperature) for i in pool]
         chosen: list[int] = []
-        pool = list(window)
-        while len(chosen) < want:
-            pool = [i for i in pool if _fits(owners, cands[i])]
-            if not pool:
-                break
-            total = sum(weights[i] for i in pool)
-            point, pick = self.rng.random() * total, pool[-1]
-            for i in pool:
-                point -= weights[i]
+        while len(chosen) < want and pool:
+            point, at = self.rng.random() * sum(weights), len(pool) - 1
+            for index, weight in enumerate(weights):
+                point -= weight
                 if point < 0:
-                    pick = i
+                    at = index
                     break
-            pool.remove(pick)
+            pick = pool.pop(at)
+            weights.pop(at)
             chosen.append(pick)
-            _seat_owner(owners, cands[pick])
+            mine = owner[pick]
+            if mine is not None:  # the pick may shut out the rest of its owner's entrants
+                _seat_owner(owners, mine, shares[pick])
+                keep = [k for k, i in enumerate(pool) if _fits(owners, owner[i], shares[i])]
+                if len(keep) < len(pool):
+                    pool = [pool[k] for k in keep]
+                    weights = [weights[k] for k in keep]
         return chosen
 
     def _grouped(self, seed: int, pool: list[int], want: int) -> list[int]:
@@ -270,13 +275,30 @@ class _Pass:
             self.prev[after] = before
 
 
-def _fits(owners: dict[int, bool], cand: Candidate) -> bool:
-    """Whether ``cand`` may join a table whose owners (and their sharing) are ``owners``."""
-    if cand.owner is None or cand.owner not in owners:
+def first_table_size(count: int, table_size: int, min_table_size: int) -> int:
+    """``table_sizes(count, ...)``'s first (largest) table, 0 if none, in O(1) for any count.
+
+    ``table_sizes`` lists every table (count / table_size of them); asking it
+    once per table would make a pass quadratic.
+    """
+    for left_over in range(count + 1):  # as table_sizes: a few steps at most in practice
+        seated = count - left_over
+        if seated == 0:
+            return 0
+        tables = -(-seated // table_size)
+        smallest = seated // tables
+        if smallest >= min_table_size:
+            return smallest + 1 if seated > smallest * tables else smallest
+    return 0
+
+
+def _fits(owners: dict[int, bool], owner: int | None, shares: bool) -> bool:
+    """Whether an entrant of ``owner`` may join a table whose owners are ``owners``."""
+    if owner is None or owner not in owners:
         return True
-    return owners[cand.owner] and cand.shares
+    return owners[owner] and shares
 
 
-def _seat_owner(owners: dict[int, bool], cand: Candidate) -> None:
-    if cand.owner is not None:
-        owners[cand.owner] = owners.get(cand.owner, True) and cand.shares
+def _seat_owner(owners: dict[int, bool], owner: int | None, shares: bool) -> None:
+    if owner is not None:
+        owners[owner] = owners.get(owner, True) and shares

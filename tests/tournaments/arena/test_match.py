@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.formats import FormatError
-from tournaments.formats.arena import Candidate, match
+from tournaments.formats.arena import Candidate, first_table_size, match
 from tournaments.formats.sizes import table_sizes
 
 
@@ -187,3 +187,10 @@ def test_bad_input_is_refused() -> None:
         match([Candidate(1, float("nan")), Candidate(2, 1.0)], 2, 2, "x")
     with pytest.raises(FormatError, match="radius"):
         match(field(8), 4, 4, "x", radius=2)
+
+
+@given(st.integers(0, 300), st.integers(2, 6), st.data())
+def test_the_first_table_size_is_the_planned_splits_largest(count, table_size, data) -> None:
+    min_table_size = data.draw(st.integers(2, table_size))
+    sizes, _ = table_sizes(count, table_size, min_table_size)
+    assert first_table_size(count, table_size, min_table_size) == (sizes[0] if sizes else 0)
