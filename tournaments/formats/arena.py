@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import math
 import random
+from array import array
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -138,11 +140,11 @@ class _Pass:
         # Rating order (keys break ties, so the order depends on nothing but the input).
         self.cands = sorted(eligible, key=lambda c: (c.rating, c.key))
         n = len(self.cands)
-        self.rating = [c.rating for c in self.cands]  # plain lists: the inner loops read them
+        self.rating = array("d", [c.rating for c in self.cands])  # the inner loops read them
         self.owner = [c.owner for c in self.cands]
         self.shares = [c.shares for c in self.cands]
-        self.prev = list(range(-1, n - 1))  # -1: none
-        self.next = [*range(1, n), -1] if n else []
+        self.prev = array("l", range(-1, n - 1))  # -1: none
+        self.next = array("l", [*range(1, n), -1] if n else [])
         self.head = 0 if n else -1
         self.free = [True] * n
         self.left = n
@@ -208,10 +210,11 @@ class _Pass:
 
     def _sample(self, seed: int, window: list[int], want: int, temperature: float) -> list[int]:
         """Draw up to ``want`` opponents, softmax over rating distance, keeping the owner rule."""
-        rating, owner, shares = self.rating, self.owner, self.shares
+        rating, owner = self.rating, self.owner
         owners: dict[int, bool] = {}  # owner at the table -> all their entrants there share
-        _seat_owner(owners, owner[seed], shares[seed])
-        pool = [i for i in window if _fits(owners, owner[i], shares[i])]
+        pool = list(window)
+        in_pool = Counter(owner[i] for i in pool)
+        pool = self._admit(owners, seed, pool, in_pool)
         weights = [math.exp(-abs(rating[i] - rating[seed]) / temperature) for i in pool]
         chosen: list[int] = []
         while len(chosen) < want and pool:
@@ -223,15 +226,32 @@ class _Pass:
                     break
             pick = pool.pop(at)
             weights.pop(at)
+            in_pool[owner[pick]] -= 1
             chosen.append(pick)
-            mine = owner[pick]
-            if mine is not None:  # the pick may shut out the rest of its owner's entrants
-                _seat_owner(owners, mine, shares[pick])
-                keep = [k for k, i in enumerate(pool) if _fits(owners, owner[i], shares[i])]
-                if len(keep) < len(pool):
-                    pool = [pool[k] for k in keep]
-                    weights = [weights[k] for k in keep]
+            kept = self._admit(owners, pick, pool, in_pool)
+            if len(kept) < len(pool):
+                still = set(kept)
+                weights = [w for i, w in zip(pool, weights, strict=True) if i in still]
+                pool = kept
         return chosen
+
+    def _admit(
+        self, owners: dict[int, bool], member: int, pool: list[int], in_pool: Counter
+    ) -> list[int]:
+        """Seat ``member``'s owner at the table; the pool without whom that shuts out.
+
+        Only entrants of the same owner can be shut out, so the pool is only
+        scanned when some are in it (rare: the usual pass costs no scan).
+        """
+        mine = self.owner[member]
+        if mine is None:
+            return pool
+        _seat_owner(owners, mine, self.shares[member])
+        if not in_pool[mine]:
+            return pool
+        kept = [i for i in pool if _fits(owners, self.owner[i], self.shares[i])]
+        in_pool[mine] -= len(pool) - len(kept)
+        return kept
 
     def _grouped(self, seed: int, pool: list[int], want: int) -> list[int]:
         """The nearest ``want`` opponents of the largest table ``pool`` can give ``seed``.
