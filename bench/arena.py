@@ -100,6 +100,24 @@ def pass_speed(repeats: int = 7) -> None:
     print("   (growth: best time of this size / of the size before, for ten times the bots)")
 
 
+def measure_arena(count: int, options):  # (int, bench.pairing.Options) -> bench.pairing.Timing
+    """One pass over ``count`` waiting bots, for ``bench.pairing``'s MEASUREMENTS table.
+
+    Median CPU time of ``options.runs`` passes, tables of ``options.table_size``.
+    """
+    from bench.pairing import Timing
+
+    pool = candidates(count, seed=options.seed)
+    low = max(2, options.table_size - 1)
+    times, tables = [], []
+    for n in range(options.runs):
+        started = time.process_time()
+        tables = match(pool, options.table_size, low, f"{options.seed}-{n}")
+        times.append(time.process_time() - started)
+    seated = sum(len(t) for t in tables)
+    return Timing(1000 * statistics.median(times), f"{len(tables)} tables, {seated} seated")
+
+
 # ---------------------------------------------------------------- 2. engine
 
 
