@@ -62,3 +62,15 @@ def recover_stalled(stall_ms: int = 10_000) -> int:
             advance_game.delay(game_id)
             count += 1
     return count
+
+
+@shared_task(name="tournaments.arena_pass", acks_late=True, ignore_result=True)
+def arena_pass() -> int:
+    """Seat the free entrants of every league whose arena is on (``tournaments.arena``).
+
+    Beat runs it every few seconds; a pass that runs twice or late is
+    harmless: each pass locks its league and seats only who is still free.
+    """
+    from . import arena
+
+    return arena.run_passes()
