@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework.routers import SimpleRouter
 
+from tournaments.api import arena
 from tournaments.api.views import GameViewSet
 
 app_name = "games-api"
@@ -12,3 +13,4 @@ router = SimpleRouter(trailing_slash=True)
 router.register("games", GameViewSet, basename="game")
 
 urlpatterns = router.urls
+urlpatterns += arena.urlpatterns  # leagues/{slug}/arena/
