@@ -121,6 +121,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 15.0,
         "options": {"expires": 14.0},
     },
+    # Pairs the next round of every event whose round finished but whose pairing task was
+    # lost, or failed and should be tried again (tournaments.events.rounds.due_rounds).
+    "schedule-due-rounds": {
+        "task": "tournaments.schedule_due_rounds",
+        "schedule": 15.0,
+        "options": {"expires": 14.0},
+    },
     # Seats the free entrants of every league arena at new games (tournaments.arena).
     "arena-pass": {
         "task": "tournaments.arena_pass",
