@@ -121,6 +121,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 15.0,
         "options": {"expires": 14.0},
     },
+    # Pairs the next round of every event whose round finished but whose pairing task was
+    # lost, or failed and should be tried again (tournaments.events.rounds.due_rounds).
+    "schedule-due-rounds": {
+        "task": "tournaments.schedule_due_rounds",
+        "schedule": 15.0,
+        "options": {"expires": 14.0},
+    },
     # Keeps every active push bot's health current (botapi.services.ping_due_bots).
     "ping-bots": {
         "task": "botapi.ping_bots",

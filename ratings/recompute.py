@@ -17,7 +17,7 @@ from tournaments.models import Game, Seat
 
 from . import ledger
 from .models import Rating, RatingChange, RatingScope
-from .results import final_ranks
+from .results import rated_seats
 from .scopes import games_of
 from .systems import get_system
 
@@ -32,21 +32,22 @@ CHANGE_FIELDS = (
 def load_results(scope: RatingScope) -> list[ledger.GameResult]:
     """The scope's finished rated games as GameResults, in finish order (two queries)."""
     games = list(games_of(scope).values_list("pk", "finished_at", "outcome__ranks"))
-    seats: dict[int, list[tuple[int, bool]]] = {}
+    seats: dict[int, list[tuple[int, bool, bool]]] = {}
     rows = Seat.objects.filter(game__in=games_of(scope)).order_by("game_id", "position")
-    for game_id, competitor_id, forfeited in rows.values_list(
-        "game_id", "competitor_id", "forfeited"
+    for game_id, competitor_id, forfeited, withdrawn in rows.values_list(
+        "game_id", "competitor_id", "forfeited", "withdrawn"
     ):
-        seats.setdefault(game_id, []).append((competitor_id, forfeited))
+        seats.setdefault(game_id, []).append((competitor_id, forfeited, withdrawn))
     results = []
     for pk, finished_at, ranks in games:
         table = seats.get(pk, [])
+        positions, kept = rated_seats(ranks, [f for _, f, _ in table], [w for _, _, w in table])
         results.append(
             ledger.GameResult(
                 game_id=pk,
                 finished_at=finished_at,
-                competitors=tuple(c for c, _ in table),
-                ranks=tuple(final_ranks(ranks, [f for _, f in table])),
+                competitors=tuple(table[i][0] for i in positions),
+                ranks=tuple(kept),
             )
         )
     return results

@@ -24,7 +24,7 @@ from tournaments.models import Game
 
 from . import ledger
 from .models import Rating, RatingChange, RatingScope
-from .results import final_ranks
+from .results import rated_seats
 from .scopes import scopes_for
 from .systems import get_system
 
@@ -32,13 +32,20 @@ log = logging.getLogger(__name__)
 
 
 def game_result(game: Game) -> ledger.GameResult:
-    """The competitors and final ranks (forfeits last) of a finished game."""
+    """The rated competitors and their final ranks (forfeits last) of a finished game.
+
+    Seats withdrawn from an event during the game are left out (``results.rated_seats``).
+    """
     seats = list(game.seats.order_by("position"))
-    ranks = final_ranks(game.outcome.ranks, [seat.forfeited for seat in seats])
+    positions, ranks = rated_seats(
+        game.outcome.ranks,
+        [seat.forfeited for seat in seats],
+        [seat.withdrawn for seat in seats],
+    )
     return ledger.GameResult(
         game_id=game.pk,
         finished_at=game.finished_at,
-        competitors=tuple(seat.competitor_id for seat in seats),
+        competitors=tuple(seats[i].competitor_id for i in positions),
         ranks=tuple(ranks),
     )
 

@@ -395,6 +395,12 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()
     competitor = models.ForeignKey(Competitor, on_delete=models.PROTECT, related_name="seats")
     forfeited = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(
+        default=False,
+        help_text="Its entrant withdrew or was disqualified from the event during the game: "
+        "the seat forfeited, and its result changes no rating (the other seats are rated "
+        "among themselves).",
+    )
     fault_count = models.PositiveIntegerField(default=0)
     events_sent = models.PositiveIntegerField(
         default=0, help_text="Public events already sent to this seat's bot."

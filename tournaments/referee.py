@@ -402,6 +402,8 @@ def finish(game_id: int) -> bool:
     from ratings.results import final_ranks
     from ratings.services import apply_game_result
 
+    from . import events
+
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.RUNNING:
@@ -418,6 +420,7 @@ def finish(game_id: int) -> bool:
         game.save(update_fields=["status", "finished_at"])
         apply_game_result(game)
         players.game_finished(game)
+        events.on_game_finished(game)  # a tournament's round ends, its next one is queued
         outcome = {"scores": result["scores"], "ranks": ranks}
         transaction.on_commit(lambda: broadcast.publish_finish(game.pk, outcome, game.seed))
         transaction.on_commit(lambda: statecache.forget(game))

@@ -62,3 +62,33 @@ def recover_stalled(stall_ms: int = 10_000) -> int:
             advance_game.delay(game_id)
             count += 1
     return count
+
+
+# ------------------------------------------------------------------ events
+@shared_task(name="tournaments.pair_next_round", acks_late=True, ignore_result=True)
+def pair_next_round(tournament_id: int, number: int) -> str:
+    """Pair round ``number`` of a running event if it is due (``events.rounds.pair_next``).
+
+    Idempotent: a second run finds the round made and does nothing; a
+    failure is recorded on the event and retried by ``schedule_due_rounds``.
+    """
+    from .events.rounds import pair_next
+
+    result = pair_next(tournament_id, number)
+    log.info("pairing round %s of tournament %s: %s", number, tournament_id, result)
+    return result
+
+
+@shared_task(name="tournaments.schedule_due_rounds", acks_late=True, ignore_result=True)
+def schedule_due_rounds() -> int:
+    """Queue the pairing of every round due (beat): nothing is lost if a worker died.
+
+    A round whose last game finished but whose pairing task was lost (a
+    worker killed after the commit, a broker down) is found here.
+    """
+    from .events.rounds import due_rounds
+
+    due = due_rounds()
+    for tournament_id, number in due:
+        pair_next_round.delay(tournament_id, number)
+    return len(due)

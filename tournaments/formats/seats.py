@@ -45,11 +45,20 @@ def _order(
 ) -> tuple[int, ...]:
     rng.shuffle(group)  # the draw that breaks ties: the first order found wins among equals
     empty: Counter[int] = Counter()
-    if len(group) > EXHAUSTIVE_UP_TO:
+    size = len(group)
+    if size > EXHAUSTIVE_UP_TO:
         return _greedy(group, counts)
+    base = size + 1  # one entrant a level higher outweighs every other seat at the table
+    level = {
+        key: [
+            counts.get(key, empty)[p] - min(counts.get(key, empty)[q] for q in range(size))
+            for p in range(size)
+        ]
+        for key in group
+    }
 
     def cost(order: tuple[int, ...]) -> tuple[int, int]:
-        load = sum(counts.get(key, empty)[position] for position, key in enumerate(order))
+        load = sum(base ** level[key][position] for position, key in enumerate(order))
         return load, counts.get(order[0], empty)[0]
 
     return min(permutations(group), key=cost)

@@ -1,0 +1,50 @@
+"""Running an event: entries, the lifecycle, rounds paired exactly once, what is stuck.
+
+The services the admin, the pages and the REST API call (each raises
+:class:`EventError`, with a sentence for the organiser, and changes nothing
+on bad input; ``by`` is the user acting, None for the service itself):
+
+* :func:`open_entries`, :func:`start`, :func:`pause`, :func:`resume`,
+  :func:`cancel` — the lifecycle (``lifecycle``);
+* :func:`enter`, :func:`approve`, :func:`withdraw`, :func:`disqualify` —
+  entrants (``entries``);
+* :func:`on_game_finished` — the referee's hook that ends a round and queues
+  the next one exactly once (``rounds``);
+* :func:`problems` — what holds an event up (``problems``);
+* :func:`active_entrants`, :func:`history_of` — rows as the pure formats see
+  them (``history``), for standings and crosstables;
+* :func:`event_seed_revealed` — the event seed once it may be shown
+  (``seeds``, which also documents how to verify an event).
+
+docs/architecture.md, "Tournaments: formats and the round scheduler", has the whole picture.
+"""
+
+from __future__ import annotations
+
+from .entries import approve, disqualify, enter, withdraw
+from .errors import EventError
+from .history import active_entrants, history_of
+from .lifecycle import cancel, open_entries, pause, resume, start
+from .problems import problems
+from .rounds import on_game_finished
+from .seeds import revealed as event_seed_revealed
+from .seeds import verify as verify_seeds
+
+__all__ = [
+    "EventError",
+    "active_entrants",
+    "approve",
+    "cancel",
+    "disqualify",
+    "enter",
+    "event_seed_revealed",
+    "history_of",
+    "on_game_finished",
+    "open_entries",
+    "pause",
+    "problems",
+    "resume",
+    "start",
+    "verify_seeds",
+    "withdraw",
+]

@@ -1,0 +1,107 @@
+"""Database rows -> the formats' types: the one adapter between the two.
+
+The formats (``tournaments.formats``) are pure; they know entrants by key
+(the Entrant row's primary key) and results as seat orders and ranks. This
+module reads what they need, and nothing writes through it.
+
+* :func:`active_entrants`: the active entrants, each with its seed order, its
+  seeding rating and its owner;
+* :func:`history_of`: every finished table as a ``Result`` (a duplicate
+  table only once every rotation has finished, aggregated by
+  ``formats.duplicate.aggregate``), and the byes of every round.
+  Withdrawn entrants' past results stay in it: their opponents' scores and
+  tie-breaks depend on them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from tournaments import formats
+from tournaments.models import Entrant, Game, Round, Seat, Table, Tournament
+
+from .seed_order import rating_scores
+
+
+def active_entrants(tournament: Tournament) -> list[formats.Entrant]:
+    """The event's active entrants as the formats see them, in seed order."""
+    rows = list(
+        tournament.entrants.filter(status=Entrant.Status.ACTIVE)
+        .select_related("competitor")
+        .order_by("seed_order", "pk")
+    )
+    scores = rating_scores(tournament, [row.competitor_id for row in rows])
+    return [
+        formats.Entrant(
+            key=row.pk,
+            seed=row.seed_order,
+            rating=scores[row.competitor_id],
+            owner=row.competitor.user_id,
+        )
+        for row in rows
+    ]
+
+
+def history_of(tournament: Tournament) -> formats.History:
+    """Every finished table's result and every bye so far, for the format."""
+    tables = list(Table.objects.filter(round__tournament=tournament).select_related("round"))
+    games_by_table: dict[int, list[Game]] = defaultdict(list)
+    games = Game.objects.filter(tournament=tournament, table__isnull=False).select_related(
+        "outcome"
+    )
+    for game in games:
+        games_by_table[game.table_id].append(game)
+    keys = _entrant_keys(tournament)
+    seat_orders = _seat_orders(
+        [g.pk for gs in games_by_table.values() for g in gs if g.status == Game.Status.FINISHED],
+        keys,
+    )
+    results = []
+    for table in tables:
+        played = sorted(games_by_table.get(table.pk, []), key=lambda g: g.pk)
+        if not played or any(g.status != Game.Status.FINISHED for g in played):
+            continue
+        per_game = [
+            formats.Result(
+                round=table.round.number,
+                seats=seat_orders[game.pk],
+                ranks=tuple(game.outcome.ranks),
+                scores=tuple(float(s) for s in game.outcome.scores),
+            )
+            for game in played
+        ]
+        if tournament.duplicate:
+            results.append(_aggregate(table, per_game))
+        else:
+            results.extend(per_game)
+    byes = [
+        formats.Bye(round=number, key=key)
+        for number, keys_out in Round.objects.filter(tournament=tournament).values_list(
+            "number", "byes"
+        )
+        for key in keys_out or ()
+    ]
+    return formats.History(results=tuple(results), byes=tuple(byes))
+
+
+def _aggregate(table: Table, per_game: list[formats.Result]) -> formats.Result:
+    """One Result for a duplicate table's set of rotations (``formats.duplicate``)."""
+    from tournaments.formats import duplicate
+
+    return duplicate.aggregate(table.round.number, tuple(table.seats), tuple(per_game))
+
+
+def _entrant_keys(tournament: Tournament) -> dict[int, int]:
+    """Competitor id -> entrant key, for every entrant of the event (any status)."""
+    return dict(tournament.entrants.values_list("competitor_id", "pk"))
+
+
+def _seat_orders(game_ids: list[int], keys: dict[int, int]) -> dict[int, tuple[int, ...]]:
+    """Game id -> entrant keys in seat order."""
+    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    rows = Seat.objects.filter(game_id__in=game_ids).values_list(
+        "game_id", "position", "competitor_id"
+    )
+    for game_id, position, competitor_id in rows:
+        seats[game_id].append((position, keys[competitor_id]))
+    return {game_id: tuple(key for _, key in sorted(rows)) for game_id, rows in seats.items()}

@@ -1,0 +1,153 @@
+"""What holds an event up, in sentences an organiser understands.
+
+:func:`problems` looks at a running or paused event and lists:
+
+* a pairing that failed (the reason the scheduler recorded; it retries);
+* a round that finished without its next round being paired for a while
+  (is beat running?);
+* a game with no move for much longer than its clock allows (move time +
+  time bank + grace + ``STUCK_AFTER``; the stalled-game recovery would have
+  moved it long before), naming the seat to move and what is known about why;
+* an aborted game (its round cannot finish);
+* an entrant that can no longer play (a bot suspended, disabled, or no
+  longer playing the engine): its games get default moves.
+
+A finished, cancelled or not yet started event has none. Reading only: it
+changes nothing, and may be called from any page or admin view.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from tournaments.models import Entrant, Game, Round, Seat, Tournament
+from tournaments.players import GRACE_MS
+
+from .eligibility import bot_of, why_cannot_play
+from .rounds import BEAT_INTERVAL_S
+
+STUCK_AFTER = timedelta(minutes=2)
+"""Beyond its clock, how long a game may make no move before it counts as stuck."""
+
+LATE_PAIRING = timedelta(minutes=1)
+"""How long a finished round may wait for its successor before that is a problem."""
+
+
+def problems(tournament: Tournament) -> list[str]:
+    """Everything that holds the event up, each as one sentence (empty: nothing does)."""
+    if tournament.status not in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
+        return []
+    found: list[str] = []
+    now = timezone.now()
+    if tournament.status == Tournament.Status.RUNNING and tournament.status_reason:
+        found.append(tournament.status_reason)
+    elif tournament.status == Tournament.Status.RUNNING:
+        found += _late_pairing(tournament, now)
+    games = list(
+        Game.objects.filter(
+            tournament=tournament, status__in=(Game.Status.RUNNING, Game.Status.ABORTED)
+        )
+        .select_related("table__round")
+        .order_by("pk")
+    )
+    for game in games:
+        if game.status == Game.Status.ABORTED:
+            found.append(
+                f"{_where(game)} was aborted, so round {_round_of(game)} cannot finish; "
+                "cancel the event, or ask an operator to look at it."
+            )
+        elif _stuck(game, now):
+            found.append(_stuck_sentence(game, now))
+    found += _unable_entrants(tournament)
+    return found
+
+
+def _late_pairing(tournament: Tournament, now) -> list[str]:
+    current = Round.objects.filter(tournament=tournament, number=tournament.current_round).first()
+    if current is None or current.status != Round.Status.FINISHED or current.finished_at is None:
+        return []
+    if now - current.finished_at < LATE_PAIRING:
+        return []
+    return [
+        f"Round {current.number} finished at {current.finished_at:%H:%M:%S} UTC but round "
+        f"{current.number + 1} has not been paired yet. The scheduler (Celery beat) tries every "
+        f"{BEAT_INTERVAL_S:.0f} s: check that beat and a worker are running."
+    ]
+
+
+def _where(game: Game) -> str:
+    if game.table is None:
+        return f"Game {game.pk}"
+    return f"Game {game.pk} (round {game.table.round.number}, table {game.table.number})"
+
+
+def _round_of(game: Game) -> int | str:
+    return game.table.round.number if game.table is not None else game.round_number or "?"
+
+
+def _limit(game: Game) -> timedelta:
+    return timedelta(milliseconds=game.move_time_ms + game.time_bank_ms + GRACE_MS)
+
+
+def _stuck(game: Game, now) -> bool:
+    last = game.last_progress_at or game.started_at or game.created_at
+    return now - last > _limit(game) + STUCK_AFTER
+
+
+def _stuck_sentence(game: Game, now) -> str:
+    from tournaments.statecache import load_state
+
+    last = game.last_progress_at or game.started_at or game.created_at
+    minutes = int((now - last).total_seconds() // 60)
+    clock = f"{game.move_time_ms / 1000:g} s per move"
+    if game.time_bank_ms:
+        clock += f" and a {game.time_bank_ms / 1000:g} s time bank"
+    head = (
+        f"{_where(game)} has made no move for {minutes} min, far longer than its clock "
+        f"allows ({clock})"
+    )
+    try:
+        state = load_state(game)
+    except Exception as exc:  # a log that no longer replays is a problem of its own
+        return f"{head}; its move log does not replay ({exc}): ask an operator."
+    if state.is_over:
+        return f"{head}: the game is over but its result is not recorded yet; the referee retries."
+    if not state.to_move:
+        return f"{head}."
+    position = state.to_move[0]
+    seat = (
+        Seat.objects.filter(game=game, position=position).select_related("competitor__user").first()
+    )
+    if seat is None:
+        return f"{head}; seat {position} is to move."
+    return f"{head}; seat {position} ({seat.competitor.name}) is to move: {_why(seat)}."
+
+
+def _why(seat: Seat) -> str:
+    bot = bot_of(seat.competitor)
+    if seat.competitor.kind != "bot":
+        return "a person, whose clock should have run out: the referee's workers may be down"
+    if bot is None:
+        return "its bot is gone"
+    if not bot.is_active:
+        return f"the bot is {bot.status}" + (f" ({bot.status_reason})" if bot.status_reason else "")
+    if bot.mode == bot.Mode.PULL:
+        return "a pull bot, whose clock should have run out: the referee's workers may be down"
+    if bot.last_ping_ok is False:
+        return f"its last ping failed ({bot.last_ping_detail or 'no detail'})"
+    return "the bot looks healthy: the referee's workers may be down or overloaded"
+
+
+def _unable_entrants(tournament: Tournament) -> list[str]:
+    rows = tournament.entrants.filter(status=Entrant.Status.ACTIVE).select_related("competitor")
+    sentences = []
+    for row in rows:
+        why = why_cannot_play(tournament, row.competitor)
+        if why:
+            sentences.append(
+                f"{row.competitor.name} can no longer play: {why}. Its games get default moves "
+                "until that is fixed; or withdraw it."
+            )
+    return sentences
