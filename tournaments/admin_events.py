@@ -33,23 +33,12 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
+from . import events
 from .admin import NamesProtectedRecords
 from .admin_forms import AddEntrantsForm, LeagueForm, ReasonForm, TournamentForm, arena_refusal
 from .models import ArenaEntry, Entrant, Game, League, Tournament
 
 Status = Tournament.Status
-
-
-class _Events:
-    """``tournaments.events``, imported on first use (TEMPORARY until wip-events is merged)."""
-
-    def __getattr__(self, name: str) -> Any:
-        from tournaments import events as module
-
-        return getattr(module, name)
-
-
-events = _Events()
 
 SERVICE_OWNED = (
     "status",
@@ -291,7 +280,7 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
 
     @admin.display(description="event seed")
     def event_seed(self, tournament: Tournament) -> str:
-        return tournament.seed if events.event_seed_revealed(tournament) else SEED_HIDDEN
+        return events.event_seed_revealed(tournament) or SEED_HIDDEN
 
     def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
         if obj is not None and obj.status in UNDER_WAY:
