@@ -34,10 +34,13 @@ from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory
 from tests.foundation.processes import clean_env
 from tests.foundation.servers import Server, start_server
 from tournaments import events
+from tournaments.events.rounds import settings_of
+from tournaments.formats.standings import standings
 from tournaments.models import Entrant, Game, Round, Tournament
-from tournaments.tasks import recover_stalled
+from tournaments.tasks import recover_stalled, schedule_due_rounds
 
-from .workers import WorkerFarm, test_database_url, wait_for, worker_farm
+from . import workers
+from .workers import WorkerFarm, wait_for, worker_farm
 
 pytestmark = [
     pytest.mark.postgres,
@@ -54,7 +57,8 @@ PATIENCE_SECONDS = 120
 """How long the test waits for something a working stack does in seconds."""
 MOVE_TIME_MS = 3000
 """Ample for a loopback bot on a loaded machine; a game a killed worker held is picked up
-again by ``recover_stalled`` (called here as beat would) once it has stalled this long."""
+again by ``recover_stalled`` (called here as beat would) once it has made no progress for
+this plus ``players.GRACE_MS``."""
 BOT_SECRET = "hms_e2e-event-secret"
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
@@ -71,7 +75,7 @@ def site(farm: WorkerFarm, tmp_path: Path) -> Iterator[Server]:
     environ = clean_env(
         DJANGO_SETTINGS_MODULE="tests.tournaments.worker_settings",
         HARBORMASTER_TEST_QUEUE_SUFFIX=farm.suffix,
-        DATABASE_URL=test_database_url(),
+        DATABASE_URL=workers.test_database_url(),
         REDIS_URL=settings.REDIS_URL,
         BOT_ENDPOINT_ALLOW="loopback",
         LOG_LEVEL="WARNING",
@@ -145,15 +149,16 @@ class Organiser:
 
 
 class Beat:
-    """The periodic work beat does (recovering stalled games, the rounds' watchdog), at most
-    twice a second, called from the test's polling loop."""
+    """Beat's periodic work -- stalled games recovered, due rounds queued -- at most twice a
+    second, called from the test's polling loop (as ``test_workers`` does)."""
 
     def __init__(self) -> None:
         self.last = 0.0
 
     def __call__(self) -> bool:
         if time.monotonic() - self.last > 0.5:
-            recover_stalled(stall_ms=MOVE_TIME_MS)
+            recover_stalled(stall_ms=0)
+            schedule_due_rounds()
             self.last = time.monotonic()
         return True
 
@@ -225,7 +230,14 @@ def test_an_organiser_runs_a_swiss_event_through_the_admin_to_its_standings(
     )  # fmt: skip
     running_page = organiser.http.get(change).text
     assert tournament.seed not in running_page, "the event seed is on the change page"
+    held = list(
+        Game.objects.filter(tournament=tournament, status=Game.Status.RUNNING).values_list(
+            "pk", flat=True
+        )
+    )
     farm.workers[0].kill()
+    assert held, "round 1 was over before the worker was killed"
+    assert Round.objects.get(tournament=tournament, number=1).status == Round.Status.RUNNING
     farm.start(concurrency=6)
 
     def finished() -> bool:
@@ -252,7 +264,12 @@ def test_an_organiser_runs_a_swiss_event_through_the_admin_to_its_standings(
         assert all(len(table.seats) == TABLE for table in played.tables.all())
         for table in played.tables.all():
             assert [g.status for g in table.games.all()] == [Game.Status.FINISHED]
-    standings = events.standings(tournament)
-    assert len(standings) == ENTRANTS
+    assert events.verify_seeds(tournament) == [], "a game seed is not derived from the event's"
+    table = standings(events.active_entrants(tournament), events.history_of(tournament),
+                      settings_of(tournament))  # fmt: skip
+    assert sorted(s.key for s in table) == sorted(entrants)
+    assert all(s.games == ROUNDS for s in table), [(s.key, s.games) for s in table]
+    # 3 players place for 6/2/0 points (ties split): 8 per table, 9 tables.
+    assert sum(s.points for s in table) == pytest.approx(8 * ROUNDS * ENTRANTS // TABLE)
     final_page = organiser.http.get(change).text
     assert tournament.seed in final_page, "the revealed seed is not shown once the event is over"
