@@ -6,8 +6,8 @@ its replay, or a rating whose game is gone). What the database would have to
 destroy with a competitor, league or tournament is protected by its foreign
 keys, and the admin's delete page names the protected rows.
 
-Leagues and tournaments -- the organiser's side -- are in ``admin_events``
-(imported at the end, registered on the same site).
+Tournaments and leagues -- the organiser's side -- are in ``admin_events``
+and ``admin_leagues`` (imported at the end, registered on the same site).
 
 Hidden information stays hidden here too (``tournaments.spectator.is_public``
 decides, as for the public pages): until a game is finished, its seed, its
@@ -223,4 +223,4 @@ class OutcomeAdmin(ReadOnlyAdmin):
     list_display = ("game", "ranks", "scores", "recorded_at")
 
 
-from . import admin_events  # noqa: E402, F401  (the organiser's admin registers itself)
+from . import admin_events, admin_leagues  # noqa: E402, F401  (the organiser's admin)

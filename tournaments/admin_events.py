@@ -1,24 +1,24 @@
-"""The organiser's admin: leagues and tournaments, run through the event services.
+"""The organiser's tournament admin: an event run through the event services.
 
 Every step of an event -- open entries, enter and approve entrants, start,
 pause, resume, withdraw or disqualify an entrant, cancel -- is a POST to a
-page of this admin that calls one function of ``tournaments.events`` and
-nothing else; an ``EventError`` becomes an error message and, since each call
-runs in one transaction, changes nothing. The fields those services own
-(status, seeds, current round, times) are read-only here, and the settings
-that shape pairing are read-only once the event runs, so no form can move an
-event into a state its rounds disagree with.
+page of this admin that calls one function of ``tournaments.events``
+(``admin_steps``) and nothing else; an ``EventError`` becomes an error
+message and changes nothing. The fields those services own (status, seeds,
+current round, times) are read-only here, and the settings that shape
+pairing are read-only once the event runs, so no form can move an event into
+a state its rounds disagree with.
 
-The event seed is secret until ``events.event_seed_revealed`` says the event
-is over: no form carries it, and the change page shows only its commitment.
-The change page puts what needs the organiser first: the status, and the
-problems ``events.problems`` finds (a stuck round and why).
+The event seed is secret until ``events.event_seed_revealed`` gives it (the
+event is over): no form carries it, and the change page shows only its
+commitment before then. The change page puts what needs the organiser
+first: the status, and the problems ``events.problems`` finds (a stuck
+round and why). docs/organising.md walks through it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from django import forms
@@ -27,7 +27,7 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -35,10 +35,19 @@ from django.views.decorators.http import require_POST
 
 from . import events
 from .admin import NamesProtectedRecords
-from .admin_forms import AddEntrantsForm, LeagueForm, ReasonForm, TournamentForm, arena_refusal
-from .models import ArenaEntry, Entrant, Game, League, Tournament
-
-Status = Tournament.Status
+from .admin_event_page import public_page, rounds_view
+from .admin_forms import AddEntrantsForm, ReasonForm, TournamentForm
+from .admin_steps import (
+    BEFORE_START,
+    ENTRANT_STEPS,
+    EVENT_STEPS,
+    OVER,
+    UNDER_WAY,
+    Step,
+    run_service,
+    run_step,
+)
+from .models import Entrant, Tournament
 
 SERVICE_OWNED = (
     "status",
@@ -69,149 +78,7 @@ PAIRING = (
 )
 """Settings that shape rounds, games and ratings: fixed once the event runs."""
 
-BEFORE_START = (Status.DRAFT, Status.ENTRIES_OPEN)
-UNDER_WAY = (Status.RUNNING, Status.PAUSED)
-OVER = (Status.FINISHED, Status.CANCELLED)
 SEED_HIDDEN = "secret until the event ends"
-
-
-def public_page(tournament: Tournament) -> str:
-    """The tournament's public page (``/tournaments/<id>/``)."""
-    return f"/tournaments/{tournament.pk}/"
-
-
-@dataclass(frozen=True)
-class EventAction:
-    """A step of the event the change page offers as a button."""
-
-    name: str
-    label: str
-    asks_reason: bool = False
-    reason_required: bool = False
-    statuses: tuple[str, ...] = ()
-    explanation: str = ""
-
-
-EVENT_ACTIONS = {
-    action.name: action
-    for action in (
-        EventAction(
-            "open_entries",
-            "Open entries",
-            statuses=(Status.DRAFT,),
-            explanation="Owners may enter their bots and people themselves; you can add more.",
-        ),
-        EventAction(
-            "start",
-            "Start",
-            statuses=BEFORE_START,
-            explanation="Publishes the seed commitment, pairs round 1 and starts its games.",
-        ),
-        EventAction(
-            "pause",
-            "Pause",
-            asks_reason=True,
-            statuses=(Status.RUNNING,),
-            explanation="Games under way play out; no new round is paired until you resume.",
-        ),
-        EventAction(
-            "resume",
-            "Resume",
-            statuses=(Status.PAUSED,),
-            explanation="Pairs the next round if the last one has finished.",
-        ),
-        EventAction(
-            "cancel",
-            "Cancel the event",
-            asks_reason=True,
-            reason_required=True,
-            statuses=(*BEFORE_START, *UNDER_WAY),
-            explanation="Ends the event for good: games under way are stopped, no standings.",
-        ),
-    )
-}
-
-ENTRANT_ACTIONS = {
-    "approve": EventAction("approve", "Approve"),
-    "withdraw": EventAction(
-        "withdraw",
-        "Withdraw",
-        asks_reason=True,
-        reason_required=True,
-        explanation="The entrant leaves the event: not paired again; a game under way is "
-        "forfeited or finished by the house bot, unrated for that seat.",
-    ),
-    "disqualify": EventAction(
-        "disqualify",
-        "Disqualify",
-        asks_reason=True,
-        reason_required=True,
-        explanation="Like a withdrawal, but recorded as a disqualification.",
-    ),
-}
-
-
-def run_service(request: HttpRequest, done: str, call: Callable[[], Any]) -> bool:
-    """Call one service in a transaction; its EventError becomes an error message.
-
-    True when it succeeded (and ``done`` was shown as a success message).
-    The transaction makes "nothing changed" hold even for a service that
-    wrote before it refused.
-    """
-    try:
-        with transaction.atomic():
-            call()
-    except events.EventError as exc:
-        messages.error(request, str(exc))
-        return False
-    messages.success(request, done)
-    return True
-
-
-# --- tournaments -------------------------------------------------------------------------
-
-
-class EntrantInline(admin.TabularInline):
-    """Entrants as the services left them; they are added and changed by the buttons."""
-
-    model = Entrant
-    extra = 0
-    can_delete = False
-    fields = ("seed_order", "competitor", "status", "reason", "entered_by", "created_at")
-    readonly_fields = fields
-    verbose_name_plural = "entrants (change them with the buttons above the form)"
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-@dataclass
-class GameView:
-    pk: int
-    url: str
-    status: str
-    ranks: list[int] | None
-
-
-@dataclass
-class TableView:
-    number: int
-    seats: list[str]
-    games: list[GameView]
-
-
-@dataclass
-class RoundView:
-    number: int
-    status: str
-    byes: list[str]
-    tables: list[TableView] = field(default_factory=list)
 
 
 @admin.register(Tournament)
@@ -258,16 +125,13 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
             return self.fieldsets[:-1]  # a new event has no state to show yet
         return self.fieldsets
 
-    def get_inlines(self, request: HttpRequest, obj: Tournament | None) -> list[Any]:
-        return [EntrantInline] if obj is not None else []
-
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
         if obj is None:
             return SERVICE_OWNED
         if obj.status not in BEFORE_START or obj.games.exists():
             return (*SERVICE_OWNED, *PAIRING)
         if obj.entrants.exists():
-            # Entrants were admitted for this engine and league's pool.
+            # Entrants were admitted for this engine and this league's pool.
             return (*SERVICE_OWNED, "engine", "league")
         return SERVICE_OWNED
 
@@ -284,7 +148,7 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
         if obj is not None and obj.status in UNDER_WAY:
-            return False  # cancel it first: its games are running
+            return False  # cancel it first: its games are under way
         return super().has_delete_permission(request, obj)
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
@@ -292,7 +156,7 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
             obj.organiser = request.user
         super().save_model(request, obj, form, change)
 
-    # --- the change page --------------------------------------------------------------
+    # --- the change page ------------------------------------------------------------------
 
     def change_view(
         self,
@@ -308,47 +172,27 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
         return super().change_view(request, object_id, form_url, context)
 
     def event_context(self, request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
-        """What the change page shows above and below the settings form."""
-        entrants = list(tournament.entrants.select_related("competitor"))
-        names = {entrant.pk: entrant.competitor.name for entrant in entrants}
+        """What the change page shows around the settings form."""
+        entrants = list(tournament.entrants.select_related("competitor", "entered_by"))
         may_change = self.has_change_permission(request, tournament)
         return {
             "status": tournament.get_status_display(),
-            "status_code": tournament.status,
             "status_reason": tournament.status_reason,
             "problems": events.problems(tournament),
             "public_page": public_page(tournament),
-            "actions": [
-                action
-                for action in EVENT_ACTIONS.values()
-                if may_change and tournament.status in action.statuses
+            "steps": [
+                step
+                for step in EVENT_STEPS.values()
+                if may_change and tournament.status in step.statuses
             ],
-            "may_change": may_change,
             "may_add_entrants": may_change and tournament.status in BEFORE_START,
             "entrants": entrants,
-            "entrant_actions": may_change and tournament.status not in OVER,
+            "entrant_steps": may_change and tournament.status not in OVER,
             "pending": [e for e in entrants if e.status == Entrant.Status.PENDING],
-            "rounds": self.rounds_view(tournament, names),
+            "rounds": rounds_view(tournament, {e.pk: e.competitor.name for e in entrants}),
         }
 
-    @staticmethod
-    def rounds_view(tournament: Tournament, names: dict[int, str]) -> list[RoundView]:
-        rounds = tournament.rounds_played.prefetch_related("tables__games__outcome")
-        shown = []
-        for played in rounds:
-            view = RoundView(
-                played.number,
-                played.get_status_display(),
-                [names.get(key, f"entrant {key}") for key in played.byes],
-            )
-            for table in played.tables.all():
-                seats = [names.get(key, f"entrant {key}") for key in table.seats]
-                games = [game_view(game) for game in table.games.all()]
-                view.tables.append(TableView(table.number, seats, games))
-            shown.append(view)
-        return shown
-
-    # --- the event's steps ---------------------------------------------------------------
+    # --- the event's steps ----------------------------------------------------------------
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
@@ -381,56 +225,20 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
         """The tournament, if this user may change it (404 when missing, 403 when not allowed)."""
         tournament = self.get_object(request, unquote(object_id))
         if tournament is None:
-            raise_not_found()
+            raise Http404("no such tournament")
         if not self.has_change_permission(request, tournament):
             raise PermissionDenied
         return tournament
 
-    def change_url(self, tournament: Tournament) -> str:
+    @staticmethod
+    def change_url(tournament: Tournament) -> str:
         return reverse("admin:tournaments_tournament_change", args=[tournament.pk])
 
     def event_step_view(self, request: HttpRequest, object_id: str, step: str) -> HttpResponse:
         tournament = self.tournament_for_change(request, object_id)
-        action = EVENT_ACTIONS.get(step)
-        if action is None:
-            raise_not_found()
-        back = HttpResponseRedirect(self.change_url(tournament))
-        if action.asks_reason:
-            form = ReasonForm(request.POST or None, required=action.reason_required)
-            if request.method != "POST" or not form.is_valid():
-                return self.reason_page(request, tournament, action, form)
-            reason = form.cleaned_data["reason"]
-        elif request.method != "POST":
-            return back  # a step changes the event: only ever on POST
-        else:
-            reason = ""
-        user = request.user
-        calls: dict[str, tuple[Callable[[], Any], str]] = {
-            "open_entries": (
-                lambda: events.open_entries(tournament, by=user),
-                f"Entries are open for {tournament}.",
-            ),
-            "start": (
-                lambda: events.start(tournament, by=user),
-                f"{tournament} has started: round 1 is paired and its games are under way.",
-            ),
-            "pause": (
-                lambda: events.pause(tournament, reason=reason, by=user),
-                f"{tournament} is paused: no new round until you resume it.",
-            ),
-            "resume": (
-                lambda: events.resume(tournament, by=user),
-                f"{tournament} has resumed.",
-            ),
-            "cancel": (
-                lambda: events.cancel(tournament, reason=reason, by=user),
-                f"{tournament} is cancelled.",
-            ),
-        }
-        call, done = calls[step]
-        if run_service(request, done, call):
-            self.log_change(request, tournament, f"{action.label}{': ' + reason if reason else ''}")
-        return back
+        if step not in EVENT_STEPS:
+            raise Http404("no such step")
+        return self.take_step(request, tournament, EVENT_STEPS[step], tournament, tournament.name)
 
     def entrant_step_view(
         self, request: HttpRequest, object_id: str, entrant_id: int, step: str
@@ -439,37 +247,33 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
         entrant = get_object_or_404(
             Entrant.objects.select_related("competitor"), pk=entrant_id, tournament=tournament
         )
-        action = ENTRANT_ACTIONS.get(step)
-        if action is None:
-            raise_not_found()
+        if step not in ENTRANT_STEPS:
+            raise Http404("no such step")
+        name = entrant.competitor.name
+        return self.take_step(request, tournament, ENTRANT_STEPS[step], entrant, name)
+
+    def take_step(
+        self, request: HttpRequest, tournament: Tournament, step: Step, subject: Any, name: str
+    ) -> HttpResponse:
+        """GET: the reason page (or back to the event); POST: the step, then back to the event."""
         back = HttpResponseRedirect(self.change_url(tournament))
-        if action.asks_reason:
-            form = ReasonForm(request.POST or None, required=True)
+        reason = ""
+        if step.asks_reason:
+            form = ReasonForm(request.POST or None, required=step.reason_required)
             if request.method != "POST" or not form.is_valid():
-                return self.reason_page(request, tournament, action, form, entrant=entrant)
+                title = f"{step.label} {name}" + (
+                    f" from {tournament}" if subject is not tournament else ""
+                )
+                return self.event_page(
+                    request, tournament, title=title, form=form, submit=step.label,
+                    explanation=step.explanation,
+                )  # fmt: skip
             reason = form.cleaned_data["reason"]
         elif request.method != "POST":
-            return back
-        else:
-            reason = ""
-        user = request.user
-        name = entrant.competitor.name
-        calls: dict[str, tuple[Callable[[], Any], str]] = {
-            "approve": (lambda: events.approve(entrant, by=user), f"{name} is approved."),
-            "withdraw": (
-                lambda: events.withdraw(entrant, reason=reason, by=user),
-                f"{name} is withdrawn.",
-            ),
-            "disqualify": (
-                lambda: events.disqualify(entrant, reason=reason, by=user),
-                f"{name} is disqualified.",
-            ),
-        }
-        call, done = calls[step]
-        if run_service(request, done, call):
-            self.log_change(
-                request, tournament, f"{action.label} {name}{': ' + reason if reason else ''}"
-            )
+            return back  # a step changes the event: only ever on POST
+        if run_step(request, step, subject, name, reason):
+            done = f"{step.label}: {name}" + (f" ({reason})" if reason else "")
+            self.log_change(request, tournament, done)
         return back
 
     def approve_all_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
@@ -482,10 +286,10 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
             for entrant in pending:
                 events.approve(entrant, by=user)
 
-        if pending and run_service(request, f"{len(pending)} entrant(s) approved.", approve_all):
-            self.log_change(request, tournament, f"Approved {len(pending)} entrant(s)")
-        elif not pending:
+        if not pending:
             messages.info(request, "No entrant is waiting for approval.")
+        elif run_service(request, f"{len(pending)} entrant(s) approved.", approve_all):
+            self.log_change(request, tournament, f"Approved {len(pending)} entrant(s)")
         return HttpResponseRedirect(self.change_url(tournament))
 
     def add_entrants_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
@@ -517,28 +321,10 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
             submit="Enter them",
             explanation=(
                 f"{tournament.get_engine_display()}, {tournament.get_status_display()}. Each "
-                "competitor chosen is entered through the same checks as an owner's own entry; "
-                "if one is refused, nobody is entered."
+                "competitor chosen goes through the same checks as an owner's own entry (a bot "
+                "must play the engine and be active; a league's pool must take it; people "
+                "enter themselves). If one is refused, nobody is entered."
             ),
-        )
-
-    def reason_page(
-        self,
-        request: HttpRequest,
-        tournament: Tournament,
-        action: EventAction,
-        form: forms.Form,
-        *,
-        entrant: Entrant | None = None,
-    ) -> HttpResponse:
-        who = f"{entrant.competitor.name} from " if entrant is not None else ""
-        return self.event_page(
-            request,
-            tournament,
-            title=f"{action.label} {who}{tournament}",
-            form=form,
-            submit=action.label,
-            explanation=action.explanation,
         )
 
     def event_page(
@@ -567,13 +353,14 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
 
     # --- list actions (several tournaments at once) ---------------------------------------
 
-    def _each(
+    def each(
         self,
         request: HttpRequest,
         queryset: QuerySet[Tournament],
         step: Callable[[Tournament], Any],
         done: str,
     ) -> None:
+        """Take a step on every selected tournament, each in its own transaction."""
         for tournament in queryset:
             if not self.has_change_permission(request, tournament):
                 messages.error(request, f"{tournament}: you may not change it.")
@@ -589,17 +376,17 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
 
     @admin.action(description="Open entries of the selected tournaments", permissions=["change"])
     def open_entries_action(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._each(
+        self.each(
             request, queryset, lambda t: events.open_entries(t, by=request.user), "entries open"
         )
 
     @admin.action(description="Start the selected tournaments", permissions=["change"])
     def start_action(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._each(request, queryset, lambda t: events.start(t, by=request.user), "started")
+        self.each(request, queryset, lambda t: events.start(t, by=request.user), "started")
 
     @admin.action(description="Pause the selected tournaments", permissions=["change"])
     def pause_action(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._each(
+        self.each(
             request,
             queryset,
             lambda t: events.pause(t, reason="paused from the list", by=request.user),
@@ -608,99 +395,4 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
 
     @admin.action(description="Resume the selected tournaments", permissions=["change"])
     def resume_action(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._each(request, queryset, lambda t: events.resume(t, by=request.user), "resumed")
-
-
-def raise_not_found() -> None:
-    from django.http import Http404
-
-    raise Http404("no such tournament, entrant or step")
-
-
-def game_view(game: Game) -> GameView:
-    """A game's link, state and (once finished) ranks, for the rounds table of the change page."""
-    outcome = getattr(game, "outcome", None)
-    return GameView(
-        game.pk,
-        reverse("tournaments:game", args=[game.pk]),
-        game.get_status_display(),
-        list(outcome.ranks) if outcome is not None else None,
-    )
-
-
-# --- leagues --------------------------------------------------------------------------------
-
-
-class ArenaEntryForm(forms.ModelForm):
-    """An arena entrant must be one the league takes: its engine, its pool."""
-
-    class Meta:
-        model = ArenaEntry
-        fields = ("competitor", "active", "share_tables_with_own_bots")
-
-    def __init__(self, *args: Any, league: League | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.league = league
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        competitor = data.get("competitor")
-        league = self.league
-        if competitor is None or league is None or not league.engine:
-            return data
-        refusal = arena_refusal(league, competitor)
-        if refusal:
-            self.add_error("competitor", refusal)
-        return data
-
-
-class ArenaEntryInline(admin.TabularInline):
-    model = ArenaEntry
-    form = ArenaEntryForm
-    extra = 0
-    raw_id_fields = ("competitor",)
-    fields = ("competitor", "active", "share_tables_with_own_bots", "waiting_since", "games_played")
-    readonly_fields = ("waiting_since", "games_played")
-
-    def get_formset(self, request: HttpRequest, obj: League | None = None, **kwargs: Any) -> Any:
-        formset = super().get_formset(request, obj, **kwargs)
-
-        class LeagueFormSet(formset):  # type: ignore[misc, valid-type]
-            def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
-                return {**super().get_form_kwargs(index), "league": self.instance}
-
-        return LeagueFormSet
-
-
-@admin.register(League)
-class LeagueAdmin(NamesProtectedRecords, admin.ModelAdmin):
-    form = LeagueForm
-    list_display = ("name", "engine", "pool", "arena_enabled", "created_at")
-    list_filter = ("engine", "pool", "arena_enabled")
-    prepopulated_fields = {"slug": ("name",)}
-    search_fields = ("name",)
-    inlines = [ArenaEntryInline]
-    fieldsets = (
-        (None, {"fields": ("name", "slug", "engine", "description", "pool")}),
-        (
-            "Arena (continuous matchmaking)",
-            {
-                "fields": (
-                    "arena_enabled",
-                    "arena_table_size",
-                    "arena_min_table_size",
-                    "arena_move_time_ms",
-                    "arena_time_bank_ms",
-                    "arena_rated",
-                )
-            },
-        ),
-    )
-
-    def get_readonly_fields(self, request: HttpRequest, obj: League | None = None) -> list[str]:
-        # Its games, ratings and entrants were made with this engine: fixed once there are any.
-        if obj is not None and (
-            obj.games.exists() or obj.tournaments.exists() or obj.arena_entries.exists()
-        ):
-            return ["engine"]
-        return []
+        self.each(request, queryset, lambda t: events.resume(t, by=request.user), "resumed")

@@ -134,8 +134,8 @@ class AddEntrantsForm(forms.Form):
     competitors = forms.ModelMultipleChoiceField(
         queryset=Competitor.objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        help_text="Each must be allowed in: a bot that plays the engine (and whose owner lets "
-        "it play events), a person only in a league that takes people.",
+        help_text="Bots that are active and play the event's engine, and that the league's "
+        "pool takes. People enter themselves (through the site), not here.",
     )
     approved = forms.BooleanField(
         required=False,

@@ -252,3 +252,24 @@ def test_list_actions_open_entries_and_report_each_refusal(staff, draft) -> None
     running.refresh_from_db()
     assert draft.status == Tournament.Status.ENTRIES_OPEN
     assert running.status == Tournament.Status.RUNNING
+
+
+def test_the_change_page_puts_the_events_problems_first(staff, draft) -> None:
+    """An aborted game and a game with no move for far too long, named with their reasons."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    post(staff, step_url(draft, "open_entries"))
+    enter(staff, draft, [bot.competitor for bot in manila_bots(6)])
+    post(staff, step_url(draft, "start"))
+    aborted, stuck = Game.objects.filter(tournament=draft).order_by("pk")
+    Game.objects.filter(pk=aborted.pk).update(status=Game.Status.ABORTED)
+    Game.objects.filter(pk=stuck.pk).update(last_progress_at=timezone.now() - timedelta(hours=1))
+    html = staff.get(change_url(draft)).content.decode()
+    panel = html[html.index('class="event-problems"') : html.index("</section>")]
+    assert f"Game {aborted.pk} (round 1, table" in panel and "was aborted" in panel
+    assert f"Game {stuck.pk} (round 1, table" in panel and "has made no move for 60 min" in panel
+    assert html.index('class="event-problems"') < html.index('id="tournament_form"'), (
+        "the problems are not above the settings"
+    )
