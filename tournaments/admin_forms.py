@@ -87,6 +87,9 @@ class TournamentForm(forms.ModelForm):
         rounds = data.get("rounds")
         if rounds is not None and rounds < 1:
             self.add_error("rounds", "an event has at least one round (or leave it empty)")
+        bye = data.get("bye_points")
+        if bye is not None and bye < 0:
+            self.add_error("bye_points", "a bye earns 0 points or more (or leave it empty)")
         fmt = data.get("format", self.instance.format)
         advance = data.get("advance_per_table", self.instance.advance_per_table)
         knockout = fmt == Tournament.Format.KNOCKOUT and None not in (advance, smallest)

@@ -98,6 +98,11 @@ def test_an_organiser_runs_an_event_from_draft_to_cancelled(staff, draft) -> Non
     assert shown[0][0] == "success" and shown[0][1].startswith("Entered 9: ")
     entrants = list(draft.entrants.order_by("pk"))
     assert {e.status for e in entrants} == {Entrant.Status.PENDING}
+    html = staff.get(change_url(draft)).content.decode()
+    approve_button = f'form="event-entrant-step" formaction="{entrant_url(entrants[0], "approve")}"'
+    assert approve_button in html, "no approve button for a waiting entrant"
+    # Forms cannot nest: the button's form is the panel's, before the settings form opens.
+    assert html.index('<form id="event-entrant-step"') < html.index('id="tournament_form"')
     _, shown = post(staff, entrant_url(entrants[0], "approve"))
     assert shown == [("success", f"{entrants[0].competitor.name} is approved.")]
     _, shown = post(staff, reverse("admin:tournaments_tournament_approve_all", args=[draft.pk]))

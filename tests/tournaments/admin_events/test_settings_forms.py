@@ -91,6 +91,12 @@ def test_zero_rounds_are_refused(staff) -> None:
     ]
 
 
+def test_negative_bye_points_are_refused(staff) -> None:
+    assert refused(staff, tournament_form(bye_points=-1), "bye_points") == [
+        "a bye earns 0 points or more (or leave it empty)"
+    ]
+
+
 def test_the_add_form_has_no_field_the_services_own(staff) -> None:
     fields = staff.get(reverse(ADD)).context["adminform"].form.fields
     owned = {"seed", "seed_commitment", "status", "status_reason", "current_round"}
