@@ -1,16 +1,25 @@
 """The demo: what ``make demo`` sets up before it serves the site.
 
 Kept apart from the management command so that tests can call the steps
-directly. Two steps:
+directly. Three steps:
 
 * the demo superuser, reset to a published password;
 * a few games of every engine between the example bots, played for real:
-  a greedy bot and three random bots are served over HTTP on 127.0.0.1 from
+  a greedy bot and five random bots are served over HTTP on 127.0.0.1 from
   this process (``botapi.sdk.serve_in_background``), registered as bots of the
   example-bot account (``tournaments.seating``: anyone may seat them), and
   seated in games made with ``create_game``. On the embedded defaults Celery
   is eager, so each game plays to its end inside ``create_game``; with a
-  broker the workers play them and this waits.
+  broker the workers play them and this waits;
+* a club event (:func:`run_club_event`): the league "Harbour club" (Manila,
+  bots only) and a Swiss tournament of the six example bots in tables of 3,
+  opened, entered and started by the demo admin through the same services
+  the admin uses (``tournaments.events``). The round scheduler then plays it
+  to its end by itself: on the embedded defaults every round is paired and
+  played inside ``start`` (the referee's trampoline), with a broker the
+  workers do it and this waits. Manila because its games are the shortest
+  between the example bots (about 130 decisions for three players, against
+  200 to 600 for the other engines).
 
 The bots' endpoints live only as long as this process, so the demo suspends
 them afterwards, with a reason that says so (a game created later with them
@@ -37,8 +46,9 @@ from botapi.models import Bot
 from botapi.sdk import RunningBot, serve_in_background
 from botapi.sdk.examples.greedy import GreedyBot
 from botapi.sdk.examples.random_bot import RandomBot
+from tournaments import events
 from tournaments.creation import create_game
-from tournaments.models import Game
+from tournaments.models import Game, League, Tournament
 from tournaments.seating import example_bots_username
 
 DEMO_ADMIN_USERNAME = "admin"
@@ -88,8 +98,12 @@ EXAMPLE_BOTS: dict[str, Callable[[], Any]] = {
     "random-1": lambda: RandomBot(seed=1),
     "random-2": lambda: RandomBot(seed=2),
     "random-3": lambda: RandomBot(seed=3),
+    "random-4": lambda: RandomBot(seed=4),
+    "random-5": lambda: RandomBot(seed=5),
 }
-"""Bot name -> a new handler. The greedy bot plays every engine with its game's heuristic."""
+"""Bot name -> a new handler. The greedy bot plays every engine with its game's heuristic.
+
+Six, so that the club event has two tables of three."""
 
 
 def example_bots_owner() -> Any:
@@ -235,3 +249,82 @@ def play_demo_games(
                 if on_progress is not None:
                     on_progress(progress)
     return results
+
+
+# ------------------------------------------------------------- club event
+CLUB_LEAGUE_NAME = "Harbour club"
+CLUB_LEAGUE_SLUG = "harbour-club"
+CLUB_ENGINE = "manila"
+CLUB_TABLE_SIZE = 3
+CLUB_ROUNDS = 3
+CLUB_EVENT_TIMEOUT_S = 600.0
+"""How long to wait for the club event when real workers (not eager Celery) play it."""
+
+CLUB_STOPPED_REASON = "the demo's example bots stopped answering before the event ended"
+
+
+def club_league() -> League:
+    """The demo's league: Manila, bots only (created once, reused by every run)."""
+    league, _ = League.objects.get_or_create(
+        slug=CLUB_LEAGUE_SLUG,
+        defaults={
+            "name": CLUB_LEAGUE_NAME,
+            "engine": CLUB_ENGINE,
+            "pool": League.Pool.BOTS,
+            "description": "The demo's club: a Swiss evening of the example bots at every run "
+            "of `make demo`, rated in the club's own ladder.",
+        },
+    )
+    return league
+
+
+def wait_until_event_over(tournament: Tournament, timeout_s: float) -> Tournament:
+    """The event once finished or cancelled (at once in eager mode), or as it is at timeout."""
+    deadline = time.monotonic() + timeout_s
+    over = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
+    tournament.refresh_from_db()
+    while tournament.status not in over and time.monotonic() < deadline:
+        time.sleep(0.5)
+        tournament.refresh_from_db()
+    return tournament
+
+
+def run_club_event(
+    organiser: Any,
+    rounds: int = CLUB_ROUNDS,
+    *,
+    on_start: Callable[[Tournament], None] | None = None,
+    timeout_s: float = CLUB_EVENT_TIMEOUT_S,
+) -> Tournament:
+    """Create, open, fill and start a Swiss tournament of the example bots; play it to the end.
+
+    ``organiser`` (the demo admin) runs it through ``tournaments.events``, as
+    in the admin. ``on_start`` is called with the open event just before the
+    start. An event the workers did not finish in ``timeout_s`` is cancelled
+    (its bots stop answering when this returns), saying so.
+    """
+    with sqlite_without_fsync(), example_bots() as bots:
+        league = club_league()
+        number = league.tournaments.count() + 1
+        tournament = Tournament.objects.create(
+            name=f"{CLUB_LEAGUE_NAME} Swiss #{number}",
+            league=league,
+            engine=CLUB_ENGINE,
+            format=Tournament.Format.SWISS,
+            table_size=CLUB_TABLE_SIZE,
+            min_table_size=CLUB_TABLE_SIZE,
+            rounds=rounds,
+            move_time_ms=DEMO_MOVE_TIME_MS,
+            rated=True,
+            organiser=organiser,
+        )
+        events.open_entries(tournament, by=organiser)
+        for bot in bots:
+            events.enter(tournament, bot.competitor, by=organiser)
+        if on_start is not None:
+            on_start(tournament)
+        events.start(tournament, by=organiser)
+        tournament = wait_until_event_over(tournament, timeout_s)
+        if tournament.status != Tournament.Status.FINISHED:
+            events.cancel(tournament, reason=CLUB_STOPPED_REASON, by=organiser)
+    return tournament

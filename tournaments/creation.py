@@ -1,7 +1,7 @@
 """Creating a game: checked engine, options and seats, a secret seed and its commitment.
 
 Every creator goes through :func:`create_game` (the game API, the demo,
-``manage.py play``, tournament pairing to come), so the rules that must hold
+``manage.py play``, tournament pairing), so the rules that must hold
 for every game hold here: whether it may be rated (``tournaments.rating_rules``) and
 how many games its bots play at once (``botapi.capacity``).
 """

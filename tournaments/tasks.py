@@ -75,7 +75,8 @@ def pair_next_round(tournament_id: int, number: int) -> str:
     from .events.rounds import pair_next
 
     result = pair_next(tournament_id, number)
-    log.info("pairing round %s of tournament %s: %s", number, tournament_id, result)
+    level = logging.WARNING if result == "failed" else logging.DEBUG
+    log.log(level, "pairing round %s of tournament %s: %s", number, tournament_id, result)
     return result
 
 

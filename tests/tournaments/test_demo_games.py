@@ -1,7 +1,8 @@
 """``demo_setup`` plays real games of every engine between the example bots before serving.
 
 One game per engine (``--games-per-engine 1``) keeps this quick; the bots are
-served over loopback HTTP by the test process itself, as by the demo.
+served over loopback HTTP by the test process itself, as by the demo. The
+club event is tested in ``tests/tournaments/events/test_demo_event.py``.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def _demo_settings(settings) -> None:
 
 def test_demo_plays_a_finished_game_of_every_engine_and_prints_progress() -> None:
     out = StringIO()
-    call_command("demo_setup", games_per_engine=1, stdout=out)
+    call_command("demo_setup", games_per_engine=1, event_rounds=0, stdout=out)
     output = out.getvalue()
     games = list(Game.objects.order_by("id"))
     slugs = sorted(engine.slug for engine in engines.all_engines())
@@ -74,5 +75,5 @@ def test_example_bots_are_registered_once_and_reactivated_on_each_run() -> None:
 
 def test_no_games_when_asked_for_none() -> None:
     out = StringIO()
-    call_command("demo_setup", games_per_engine=0, stdout=out)
+    call_command("demo_setup", games_per_engine=0, event_rounds=0, stdout=out)
     assert Game.objects.count() == 0 and "Playing" not in out.getvalue()

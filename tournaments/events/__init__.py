@@ -11,10 +11,12 @@ on bad input; ``by`` is the user acting, None for the service itself):
 * :func:`on_game_finished` — the referee's hook that ends a round and queues
   the next one exactly once (``rounds``);
 * :func:`problems` — what holds an event up (``problems``);
-* :func:`active_entrants`, :func:`history_of` — rows as the pure formats see
-  them (``history``), for standings and crosstables;
-* :func:`event_seed_revealed` — the event seed once it may be shown
-  (``seeds``, which also documents how to verify an event).
+* :func:`active_entrants`, :func:`entrants_of`, :func:`history_of`,
+  :func:`standings_of` — rows as the pure formats see them (``history``), for
+  standings and crosstables;
+* :func:`event_seed_revealed` — the event seed once it may be shown, and
+  :func:`verify_seeds` — what does not check out at the end (``seeds``,
+  which documents how anyone verifies an event).
 
 docs/architecture.md, "Tournaments: formats and the round scheduler", has the whole picture.
 """
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from .entries import approve, disqualify, enter, withdraw
 from .errors import EventError
-from .history import active_entrants, history_of
+from .history import active_entrants, entrants_of, history_of, standings_of
 from .lifecycle import cancel, open_entries, pause, resume, start
 from .problems import problems
 from .rounds import on_game_finished
@@ -37,6 +39,7 @@ __all__ = [
     "cancel",
     "disqualify",
     "enter",
+    "entrants_of",
     "event_seed_revealed",
     "history_of",
     "on_game_finished",
@@ -44,6 +47,7 @@ __all__ = [
     "pause",
     "problems",
     "resume",
+    "standings_of",
     "start",
     "verify_seeds",
     "withdraw",

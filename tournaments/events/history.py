@@ -6,6 +6,8 @@ module reads what they need, and nothing writes through it.
 
 * :func:`active_entrants`: the active entrants, each with its seed order, its
   seeding rating and its owner;
+* :func:`entrants_of`, :func:`standings_of`: everyone who took part, and the
+  standings now (for pages and the admin);
 * :func:`history_of`: every finished table as a ``Result`` (a duplicate
   table only once every rotation has finished, aggregated by
   ``formats.duplicate.aggregate``), and the byes of every round.
@@ -40,6 +42,46 @@ def active_entrants(tournament: Tournament) -> list[formats.Entrant]:
         )
         for row in rows
     ]
+
+
+def entrants_of(tournament: Tournament) -> tuple[list[formats.Entrant], set[int]]:
+    """Everyone who took part (active, withdrawn, disqualified) and the keys no longer active.
+
+    What a standings page lists (``formats.standings.standings(..., inactive=...)``);
+    pending entries are left out (they never played).
+    """
+    took_part = (Entrant.Status.ACTIVE, Entrant.Status.WITHDRAWN, Entrant.Status.DISQUALIFIED)
+    rows = list(
+        tournament.entrants.filter(status__in=took_part)
+        .select_related("competitor")
+        .order_by("seed_order", "pk")
+    )
+    scores = rating_scores(tournament, [row.competitor_id for row in rows])
+    entrants = [
+        formats.Entrant(
+            key=row.pk,
+            seed=row.seed_order,
+            rating=scores[row.competitor_id],
+            owner=row.competitor.user_id,
+        )
+        for row in rows
+    ]
+    return entrants, {row.pk for row in rows if row.status != Entrant.Status.ACTIVE}
+
+
+def standings_of(tournament: Tournament) -> list:
+    """The event's standings now (``formats.standings.Standing`` rows, best first).
+
+    Live while the event runs (finished tables count, a duplicate set once
+    complete), final once it is finished; withdrawn and disqualified
+    entrants are listed with ``active=False``.
+    """
+    from tournaments.formats.standings import standings
+
+    from .rounds import settings_of
+
+    entrants, inactive = entrants_of(tournament)
+    return standings(entrants, history_of(tournament), settings_of(tournament), inactive)
 
 
 def history_of(tournament: Tournament) -> formats.History:
@@ -104,4 +146,4 @@ def _seat_orders(game_ids: list[int], keys: dict[int, int]) -> dict[int, tuple[i
     )
     for game_id, position, competitor_id in rows:
         seats[game_id].append((position, keys[competitor_id]))
-    return {game_id: tuple(key for _, key in sorted(rows)) for game_id, rows in seats.items()}
+    return {game_id: tuple(key for _, key in sorted(seated)) for game_id, seated in seats.items()}

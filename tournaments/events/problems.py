@@ -22,6 +22,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from engines import CHANCE
 from tournaments.models import Entrant, Game, Round, Seat, Tournament
 from tournaments.players import GRACE_MS
 
@@ -117,6 +118,8 @@ def _stuck_sentence(game: Game, now) -> str:
     if not state.to_move:
         return f"{head}."
     position = state.to_move[0]
+    if position == CHANCE:
+        return f"{head}; chance is to move, dealt by the referee itself: its workers may be down."
     seat = (
         Seat.objects.filter(game=game, position=position).select_related("competitor__user").first()
     )

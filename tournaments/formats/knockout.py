@@ -13,15 +13,22 @@ A round of a field larger than one table:
   as late as possible.
 * **Who goes through.** The top ``advance`` of each table by its result's
   ranks; equal ranks are broken by the higher game score, then by the
-  better seed.
+  better seed. An entrant who withdrew after playing is passed over: the
+  next best *active* entrant of their table goes through in their place,
+  so a withdrawal at a table costs the next round no place (a withdrawn
+  bye does).
 
 Survivors are seeded again by their original seed. When the field fits one
 table (at most ``table_size``) that table is the final; after it,
 ``next_round`` returns None. Should fewer than the smallest table survive a
 round (a withdrawal, or byes and advancers that add up short), the best
 eliminated entrants of that round fill the final up to the smallest table
-("lucky losers", best placed first by the same order as advancing). An
-entrant who withdraws is simply not in the field any more.
+("lucky losers", best placed first by the same order as advancing; in
+practice only when byes and advancers add up short, as 5 entrants in
+tables of 4 with 2 going through: 1 bye + 2 = 3, and the best of the two
+knocked out makes the fourth). If even they cannot fill it (withdrawals),
+``next_round`` raises FormatError saying so; if one entrant is left, the
+event is over (None).
 
 Seats at every table come from :func:`.seats.balance_seats`.
 """
@@ -89,7 +96,7 @@ def placing(result: Result, seeds: dict[int, int]) -> list[int]:
     """The table's keys best first: rank, then higher score, then better seed."""
     rows = zip(result.seats, result.ranks, result.scores, strict=True)
     ordered = sorted(rows, key=lambda row: (row[1], -row[2], seeds.get(row[0], 1 << 30)))
-    return [key for key, _, _, _ in ordered]
+    return [key for key, _, _ in ordered]
 
 
 def next_round(
@@ -114,7 +121,7 @@ def next_round(
         through: list[int] = list(previous_byes)
         out: list[tuple[int, int, float, int]] = []  # eliminated: (rank, -score, seed, key)
         for result in previous:
-            ordered = placing(result, seeds)
+            ordered = [k for k in placing(result, seeds) if k in seeds]  # active only
             through += ordered[: settings.advance]
             ranks = dict(zip(result.seats, result.ranks, strict=True))
             scores = dict(zip(result.seats, result.scores, strict=True))

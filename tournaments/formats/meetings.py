@@ -106,24 +106,43 @@ def cost(split: Split, w: Sequence[Sequence[int]]) -> int:
 
 
 def split_round(problem: Problem, rng: random.Random) -> Split:
-    """The best round the search finds (see the module docstring)."""
+    """The best round the search finds (see the module docstring).
+
+    Each start's round is settled for seats (:func:`settle_seats`); the
+    round kept is the one with the lowest meeting cost, then the lowest
+    seat deficiency.
+    """
     if sum(problem.sizes) + problem.byes != problem.n:
         raise ValueError("table sizes plus byes must cover every entrant")
     w = weights(problem)
     floor = sum(s * (s - 1) // 2 for s in problem.sizes)  # every seated pair at level 0
-    best: Split | None = None
-    best_cost = 0
+    best: tuple[int, int, Split] | None = None
+
+    def consider(split: Split) -> None:
+        nonlocal best
+        settled = settle_seats(problem, split, w, rng)
+        score = (cost(settled, w), total_deficiency(problem, settled))
+        if best is None or score < best[:2]:
+            best = (*score, settled)
+
     for _ in range(RESTARTS):
-        found, found_cost = _local_search(problem, w, floor, rng)
-        if best is None or found_cost < best_cost:
-            best, best_cost = found, found_cost
-        if best_cost == floor:
+        consider(_local_search(problem, w, floor, rng)[0])
+        assert best is not None
+        if best[:2] == (floor, 0):
             break
     assert best is not None
-    if best_cost != floor:
+    if best[0] != floor:
         exact = repeat_free(problem, w, rng)
-        best = exact if exact is not None else best
-    return settle_seats(problem, best, w, rng)
+        if exact is not None:
+            consider(exact)
+    return best[2]
+
+
+def total_deficiency(problem: Problem, split: Split) -> int:
+    """The round's seat deficiency summed over its tables (0 without ``seat_wants``)."""
+    if not problem.seat_wants:
+        return 0
+    return sum(seat_deficiency(t, problem.seat_wants[len(t)]) for t in split.tables)
 
 
 class _State:

@@ -2,11 +2,22 @@
 
 Going first (or last) matters in all four games, so no entrant should sit in
 one position much more often than another. Each table's seat order is the
-permutation of its entrants that adds least to the counts they already have
-per position (every position costs the number of times the entrant already
-sat there, plus one); among equal orders the entrant who sat first least
+permutation of its entrants that costs least, where an entrant in seat p
+costs ``(s + 1) ** level``, ``level`` being how many more times it already
+sat in p than in its least-used seat of the table (``s`` seats). Level 0 is
+a seat it sat in least; one entrant pushed a level higher outweighs every
+other seat at the table, so an order in which everybody gets a least-used
+seat is always taken when one exists, and otherwise the fewest entrants are
+pushed the least far. Among equal orders the entrant who sat first least
 often goes first, and remaining ties are broken by a draw from the event
 seed, so the order is fair, explainable and repeatable.
+
+A round at a time this keeps every entrant's counts within one of each
+other whenever its tables allow it, but it cannot choose the tables: three
+entrants who all sat first last round and share a table of three now push
+one of them to a second first seat. Formats that plan ahead do better (the
+round robin's designs come with balanced seats, and its local search
+prefers tables where everybody can get a least-used seat).
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ def standings(
     head_to_head = _head_to_head(history.results, ties)
     seeds = {entrant.key: entrant.seed for entrant in entrants}
     full = {key: (*ties[key], round(head_to_head[key], DIGITS)) for key in keys}
-    ordered = sorted(keys, key=lambda key: (tuple(-x for x in full[key]), seeds[key]))
+    ordered = sorted(keys, key=lambda key: (tuple(-x for x in full[key]), seeds[key], key))
     longest = max((max(counts, default=0) for counts in placings.values()), default=0)
     table = []
     for position, key in enumerate(ordered):

@@ -17,10 +17,11 @@ Board Game Arena's multiplayer Swiss is the model. Every round:
    repeat meetings (each earlier meeting of two tablemates counts one), then
    to bring points closer inside tables (the sum of squared distances from the
    table's mean). Repeats come first: a table with a wider points spread is
-   preferred to a repeat meeting. Events of up to :data:`EXACT_UP_TO`
-   entrants are then solved exactly (every partition, branch and bound), so
-   a small event never has a repeat a better pairing avoids; larger events
-   with repeats left after the swaps get a bounded random search (seeded).
+   preferred to a repeat meeting. If repeats are left, a bounded random
+   search (seeded) tries further swaps. Events of up to :data:`EXACT_UP_TO`
+   seated entrants are then searched exhaustively (branch and bound, within
+   :data:`EXACT_NODES`; complete up to 12), so a small event never has a
+   repeat, or a wider spread, that another split into the same tables avoids.
 5. Seat order at every table comes from ``seats.balance_seats``.
 
 Every random choice comes from the event seed and the round number, so a
@@ -37,7 +38,7 @@ from itertools import combinations
 from .base import Entrant, FormatError, History, Round, Settings
 from .seats import balance_seats
 from .sizes import table_sizes
-from .standings import DIGITS, placement_points, standings
+from .standings import DIGITS, standings
 
 name = "swiss"
 
@@ -115,7 +116,6 @@ def next_round(
     if round_number < 1:
         raise FormatError(f"rounds are numbered from 1, not {round_number}")
     check(len(entrants), settings)
-    placement_points(settings.table_size)  # fails early for impossible sizes
     everyone = {entrant.key for entrant in entrants}
     everyone.update(key for result in history.results for key in result.seats)
     everyone.update(bye.key for bye in history.byes)

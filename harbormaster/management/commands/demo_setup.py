@@ -2,7 +2,10 @@
 
 The demo admin account, then a few games of every engine between the example
 bots (served over loopback HTTP from this process while it runs), with
-progress printed as they finish. The logic is in :mod:`harbormaster.demo`.
+progress printed as they finish, then the club event: a Swiss tournament of
+the example bots in the league "Harbour club", run to its end by the round
+scheduler, with its rounds, standings and page printed. The logic is in
+:mod:`harbormaster.demo`.
 """
 
 from __future__ import annotations
@@ -10,21 +13,27 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from harbormaster.demo import (
+    CLUB_ROUNDS,
+    CLUB_TABLE_SIZE,
     DEMO_GAMES_PER_ENGINE,
     DemoProgress,
     ensure_demo_admin,
     play_demo_games,
+    run_club_event,
 )
+from tournaments import events
 from tournaments.listings import engine_name
+from tournaments.models import Game, Table, Tournament
 
 
 class Command(BaseCommand):
     help = (
         "Create (or reset) the demo admin account, print its credentials, and play a few "
-        "games of each engine between the example bots."
+        "games of each engine between the example bots, then a Swiss club event of them."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -39,6 +48,12 @@ class Command(BaseCommand):
             default=DEMO_GAMES_PER_ENGINE,
             help=f"games to play per engine (default {DEMO_GAMES_PER_ENGINE}; 0: none)",
         )
+        parser.add_argument(
+            "--event-rounds",
+            type=int,
+            default=CLUB_ROUNDS,
+            help=f"rounds of the Swiss club event (default {CLUB_ROUNDS}; 0: no event)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG:
@@ -47,6 +62,8 @@ class Command(BaseCommand):
             )
         if options["games_per_engine"] < 0:
             raise CommandError("--games-per-engine must be 0 or more")
+        if options["event_rounds"] < 0:
+            raise CommandError("--event-rounds must be 0 or more")
         admin = ensure_demo_admin()
         url = options["url"].rstrip("/")
         verb = "Created" if admin.created else "Reset"
@@ -56,8 +73,13 @@ class Command(BaseCommand):
         self.stdout.write(f"  username: {admin.username}")
         self.stdout.write(f"  password: {admin.password}")
         per_engine = options["games_per_engine"]
-        if per_engine == 0:
-            return
+        if per_engine > 0:
+            self._play_games(per_engine, url)
+        if options["event_rounds"] > 0:
+            organiser = get_user_model().objects.get(username=admin.username)
+            self._club_event(organiser, options["event_rounds"], url)
+
+    def _play_games(self, per_engine: int, url: str) -> None:
         self.stdout.write(
             f"Playing {per_engine} game(s) of each engine between the example bots "
             "(greedy and random, served on 127.0.0.1 by this process)..."
@@ -70,6 +92,51 @@ class Command(BaseCommand):
         self.stdout.write(f"  recent games: {url}/")
         self.stdout.write(f"  leaderboards: {url}/leaderboards/")
         self.stdout.write(f"  game API:     {url}/api/v1/games/  (docs: {url}/api/v1/docs/)")
+
+    def _club_event(self, organiser: Any, rounds: int, url: str) -> None:
+        def starting(tournament: Tournament) -> None:
+            self.stdout.write(
+                f"Playing the club event {tournament.name} (league {tournament.league}): "
+                f"Swiss, {rounds} round(s) of {engine_name(tournament.engine)} in tables of "
+                f"{CLUB_TABLE_SIZE}, {tournament.entrants.count()} example bots..."
+            )
+            self.stdout.write(f"  seed commitment: {tournament.seed_commitment}")
+            self.stdout.flush()
+
+        tournament = run_club_event(organiser, rounds, on_start=starting)
+        for number in range(1, tournament.current_round + 1):
+            self.stdout.write(f"  round {number}: {self._round_line(tournament, number)}")
+        if tournament.status == Tournament.Status.FINISHED:
+            self.stdout.write(self.style.SUCCESS(f"Club event: {tournament.name} finished."))
+            self.stdout.write(f"  final standings: {self._standings_line(tournament)}")
+        else:
+            self.stdout.write(
+                self.style.WARNING(f"Club event: {tournament.name} {tournament.status}: "
+                                   f"{tournament.status_reason}")
+            )  # fmt: skip
+        self.stdout.write(f"  event seed (revealed): {events.event_seed_revealed(tournament)}")
+        self.stdout.write(f"  tournament page: {url}/tournaments/{tournament.pk}/")
+
+    def _round_line(self, tournament: Tournament, number: int) -> str:
+        parts = []
+        tables = Table.objects.filter(round__tournament=tournament, round__number=number)
+        for table in tables.prefetch_related("games__seats__competitor", "games__outcome"):
+            for game in table.games.all():
+                names = [seat.competitor.name.split("/")[-1] for seat in game.seats.all()]
+                result = ""
+                if game.status == Game.Status.FINISHED:
+                    won = [n for n, r in zip(names, game.outcome.ranks, strict=True) if r == 1]
+                    result = f", won by {' and '.join(won)}"
+                parts.append(f"table {table.number} ({', '.join(names)}{result}; #{game.pk})")
+        return "; ".join(parts) or "no tables"
+
+    def _standings_line(self, tournament: Tournament) -> str:
+        names = {
+            entrant.pk: entrant.competitor.name.split("/")[-1]
+            for entrant in tournament.entrants.select_related("competitor")
+        }
+        rows = events.standings_of(tournament)
+        return ", ".join(f"{row.rank}. {names[row.key]} {row.points:g} pts" for row in rows)
 
     def _starting(self, progress: DemoProgress, players: list[Any]) -> None:
         number = len(progress.finished) + len(progress.unfinished) + 1
