@@ -1,7 +1,7 @@
-"""What the tournament's change page shows besides its settings: rounds, tables, games.
+"""What the tournament's change page shows besides its settings: standings, rounds, games.
 
-Built from rows only (no service call), for the template: each round with its
-tables in seat order, each table's games linked to their public pages.
+For the template: the standings so far (read through ``events``), each round
+with its tables in seat order, each table's games linked to their public pages.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 
+from . import events
 from .models import Game, Tournament
 
 
@@ -39,6 +40,35 @@ class RoundView:
     status: str
     byes: list[str]
     tables: list[TableView] = field(default_factory=list)
+
+
+@dataclass
+class StandingView:
+    rank: int
+    name: str
+    points: float
+    tablemates_points: float
+    games: int
+    byes: int
+    active: bool
+
+
+def standings_view(tournament: Tournament, names: dict[int, str]) -> list[StandingView]:
+    """The standings so far (``events.standings_of``), once a round has been paired."""
+    if tournament.current_round == 0:
+        return []
+    return [
+        StandingView(
+            row.rank,
+            names.get(row.key, f"entrant {row.key}"),
+            row.points,
+            row.tablemates_points,
+            row.games,
+            row.byes,
+            row.active,
+        )
+        for row in events.standings_of(tournament)
+    ]
 
 
 def game_view(game: Game) -> GameView:

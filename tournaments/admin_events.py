@@ -35,7 +35,7 @@ from django.views.decorators.http import require_POST
 
 from . import events
 from .admin import NamesProtectedRecords
-from .admin_event_page import public_page, rounds_view
+from .admin_event_page import public_page, rounds_view, standings_view
 from .admin_forms import AddEntrantsForm, ReasonForm, TournamentForm
 from .admin_steps import (
     BEFORE_START,
@@ -175,8 +175,10 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
         """What the change page shows around the settings form."""
         entrants = list(tournament.entrants.select_related("competitor", "entered_by"))
         may_change = self.has_change_permission(request, tournament)
+        names = {entrant.pk: entrant.competitor.name for entrant in entrants}
         return {
             "status": tournament.get_status_display(),
+            "status_code": tournament.status,
             "status_reason": tournament.status_reason,
             "problems": events.problems(tournament),
             "public_page": public_page(tournament),
@@ -189,7 +191,8 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
             "entrants": entrants,
             "entrant_steps": may_change and tournament.status not in OVER,
             "pending": [e for e in entrants if e.status == Entrant.Status.PENDING],
-            "rounds": rounds_view(tournament, {e.pk: e.competitor.name for e in entrants}),
+            "rounds": rounds_view(tournament, names),
+            "standings": standings_view(tournament, names),
         }
 
     # --- the event's steps ----------------------------------------------------------------

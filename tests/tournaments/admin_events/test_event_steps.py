@@ -122,6 +122,9 @@ def test_an_organiser_runs_an_event_from_draft_to_cancelled(staff, draft) -> Non
     assert f'href="/tournaments/{draft.pk}/"' in html, "the public page is not linked"
     assert draft.seed and draft.seed not in html, "the running event's seed is on its page"
     assert draft.seed_commitment in html
+    standings = html[html.index('id="event-standings"') : html.index('id="event-rounds"')]
+    assert "Standings so far" in standings
+    assert standings.count("<tr><td>1</td>") == 9, "not every entrant is listed, tied first"
 
     # Pause asks for an (optional) reason on a page of its own, then resume.
     assert staff.get(step_url(draft, "pause")).status_code == 200
