@@ -46,18 +46,18 @@ def test_an_event_runs_round_after_round_to_its_end() -> None:
         assert game.purpose == Game.Purpose.EVENT and game.move_time_ms == 60_000
         assert game.seed == seeds.game_seed(event.seed, 1, table.number)
 
-    play_out(games[:1])
+    play_out(games[:1])  # played move by move through the referee, as people would
     assert not Round.objects.filter(tournament=event, number=2).exists()
     first.refresh_from_db()
     assert first.status == Round.Status.RUNNING, "one table still plays"
 
-    play_out(games[1:])
+    finish_games(games[1:])  # the referee's own finish, without playing every move through it
     first.refresh_from_db()
     assert first.status == Round.Status.FINISHED
     second = Round.objects.get(tournament=event, number=2)
     assert len(running_games(event, 2)) == 2 and second.byes != first.byes
 
-    play_out(running_games(event, 2), seed=1)
+    finish_games(running_games(event, 2), seed=1)
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED and event.finished_at is not None
     assert Round.objects.filter(tournament=event).count() == 2
