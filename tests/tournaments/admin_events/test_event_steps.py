@@ -281,3 +281,25 @@ def test_the_change_page_puts_the_events_problems_first(staff, draft) -> None:
     assert html.index('class="event-problems"') < html.index('id="tournament_form"'), (
         "the problems are not above the settings"
     )
+
+
+def test_list_actions_start_pause_and_resume(staff, draft) -> None:
+    changelist = reverse("admin:tournaments_tournament_changelist")
+    post(staff, step_url(draft, "open_entries"))
+    enter(staff, draft, [bot.competitor for bot in manila_bots(3)])
+
+    def act(action: str) -> list[tuple[str, str]]:
+        page = staff.post(
+            changelist, {"action": action, "_selected_action": [draft.pk]}, follow=True
+        )
+        return [(m.level_tag, str(m)) for m in page.context["messages"]]
+
+    assert act("start_action") == [("success", f"{draft.name}: started")]
+    assert Round.objects.filter(tournament=draft, number=1).exists()
+    assert act("resume_action")[0][0] == "error", "resumed a running event"
+    assert act("pause_action") == [("success", f"{draft.name}: paused")]
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.PAUSED
+    assert act("resume_action") == [("success", f"{draft.name}: resumed")]
+    draft.refresh_from_db()
+    assert draft.status == Tournament.Status.RUNNING
