@@ -106,6 +106,7 @@ def measure_swiss(count: int, options: Options) -> Timing:
 Measure = Callable[[int, Options], Timing]
 """(entrant count, options) -> the median time of one pass at that size."""
 
+
 def _measure_arena(count: int, options: Options) -> Timing:
     """One arena matchmaking pass over ``count`` waiting bots (``bench.arena``)."""
     from bench.arena import measure_arena
