@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
 
-from . import broadcast, claims, players, statecache
+from . import broadcast, claims, players, spectator, statecache
 from .decisions import Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
 from .models import Game, Move, Outcome, Seat
@@ -423,6 +423,8 @@ def finish(game_id: int) -> bool:
         events.on_game_finished(game)  # a tournament's round ends, its next one is queued
         arena.on_game_finished(game)  # an arena game's entrants wait again
         outcome = {"scores": result["scores"], "ranks": ranks}
-        transaction.on_commit(lambda: broadcast.publish_finish(game.pk, outcome, game.seed))
+        transaction.on_commit(
+            lambda: broadcast.publish_finish(game.pk, outcome, spectator.visible_seed(game))
+        )
         transaction.on_commit(lambda: statecache.forget(game))
     return True
