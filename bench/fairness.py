@@ -1,6 +1,6 @@
 """Fairness of the formats: who meets whom, who sits where, and what duplicate play buys.
 
-    .venv/bin/python -m bench.fairness [--entrants 16] [--table-size 4] [--games 900] [--noise 0.25]
+    .venv/bin/python -m bench.fairness [--entrants 16] [--table-size 4] [--games 600] [--noise 0.25]
 
 (a) A round robin of ``--entrants`` in tables of ``--table-size`` (16 in 4:
 the affine plane AG(2, 4), 5 rounds) played out with
@@ -23,7 +23,7 @@ game / games for ordinary, per set / sets for duplicate); their ratio (with
 a bootstrap interval) says how many times fewer games duplicate needs for
 the same precision, and the correlation of the differences within a set
 says why: duplicate gains only when a deal favours seats, not players.
-Defaults run in about two minutes. Not a test.
+Defaults take about a minute of CPU (two on a busy machine). Not a test.
 """
 
 from __future__ import annotations
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--entrants", type=int, default=16)
     parser.add_argument("--table-size", type=int, default=4)
     parser.add_argument(
-        "--games", type=int, default=900, help="games per mode and match-up (0: skip (b))"
+        "--games", type=int, default=600, help="games per mode and match-up (0: skip (b))"
     )
     parser.add_argument(
         "--noise", type=float, default=0.25, help="random-action share of the closer opponents"

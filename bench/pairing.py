@@ -13,8 +13,8 @@ quality. Times are CPU seconds of this process (``time.process_time``): the
 pairing is pure Python, so other work on a shared machine does not distort
 them. Prints a table; not a test.
 
-More measurements (the arena's matchmaking pass) plug into :data:`MEASUREMENTS`
-with the same signature: (entrant count, :class:`Options`) -> :class:`Timing`.
+The arena's matchmaking pass over as many waiting bots is timed beside it
+(:data:`MEASUREMENTS`: (entrant count, :class:`Options`) -> :class:`Timing`).
 """
 
 from __future__ import annotations
@@ -106,12 +106,17 @@ def measure_swiss(count: int, options: Options) -> Timing:
 Measure = Callable[[int, Options], Timing]
 """(entrant count, options) -> the median time of one pass at that size."""
 
+
+def _measure_arena(count: int, options: Options) -> Timing:
+    """One arena matchmaking pass over ``count`` waiting bots (``bench.arena``)."""
+    from bench.arena import measure_arena
+
+    return measure_arena(count, options)
+
+
 MEASUREMENTS: dict[str, Measure] = {
     "swiss round": measure_swiss,
-    # ---- ARENA: the lead adds the arena matchmaking pass here ------------------------------
-    # "arena pass": measure_arena,  # one matchmaking pass over `count` waiting bots
-    # (formats.arena), same signature (count, options) -> Timing, median of options.runs.
-    # -----------------------------------------------------------------------------------------
+    "arena pass": _measure_arena,
 }
 """What is timed at every size, in order (label -> measurement)."""
 

@@ -32,7 +32,7 @@ from django.utils import timezone
 from botapi.client import BotClient, CallResult, default_client
 from botapi.models import Bot, hash_pull_token
 from botapi.ssrf import AddressPolicy, check_endpoint
-from tournaments.models import Competitor, Seat
+from tournaments.models import ArenaEntry, Competitor, Entrant, Seat
 
 PERIODIC_PING_AFTER = timedelta(minutes=5)
 """A periodic ping skips a bot pinged more recently than this (just registered, pinged by hand)."""
@@ -386,6 +386,18 @@ def delete_bot(bot: Bot) -> None:
                 "that results and ratings stay intact. Suspend it instead "
                 f"(POST /api/v1/bots/{bot.pk}/suspend/).",
             )
+        entries = list(
+            Entrant.objects.filter(competitor_id=bot.competitor_id).values_list(
+                "tournament__name", flat=True
+            )
+        )
+        if entries:
+            raise BotConflict(
+                "entered",
+                f"this bot is entered in {', '.join(entries)}; entries stay on the event's "
+                "record, so suspend the bot instead",
+            )
+        ArenaEntry.objects.filter(competitor_id=bot.competitor_id).delete()  # no games yet
         try:
             Competitor.objects.filter(pk=bot.competitor_id).delete()
         except ProtectedError:  # seated by the referee since the count above

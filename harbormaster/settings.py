@@ -128,6 +128,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 15.0,
         "options": {"expires": 14.0},
     },
+    # Seats the free entrants of every league arena at new games (tournaments.arena).
+    "arena-pass": {
+        "task": "tournaments.arena_pass",
+        "schedule": 5.0,
+        "options": {"expires": 4.5},
+    },
     # Keeps every active push bot's health current (botapi.services.ping_due_bots).
     "ping-bots": {
         "task": "botapi.ping_bots",

@@ -6,6 +6,9 @@ its replay, or a rating whose game is gone). What the database would have to
 destroy with a competitor, league or tournament is protected by its foreign
 keys, and the admin's delete page names the protected rows.
 
+Tournaments and leagues -- the organiser's side -- are in ``admin_events``
+and ``admin_leagues`` (imported at the end, registered on the same site).
+
 Hidden information stays hidden here too (``tournaments.spectator.is_public``
 decides, as for the public pages): until a game is finished, its seed, its
 moves' actions and the bots' request/reply excerpts (which carry a seat's
@@ -23,7 +26,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .models import Competitor, Game, League, Move, Outcome, Seat, Tournament
+from .models import Competitor, Game, Move, Outcome, Seat
 from .spectator import is_public
 
 HIDDEN = "hidden until the game is finished"
@@ -88,32 +91,6 @@ class CompetitorAdmin(NamesProtectedRecords, admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-
-@admin.register(League)
-class LeagueAdmin(NamesProtectedRecords, admin.ModelAdmin):
-    list_display = ("name", "engine", "created_at")
-    list_filter = ("engine",)
-    prepopulated_fields = {"slug": ("name",)}
-    search_fields = ("name",)
-
-    def get_readonly_fields(self, request: HttpRequest, obj: League | None = None) -> list[str]:
-        # Its games and ratings were played with this engine: it is fixed once there are any.
-        if obj is not None and (obj.games.exists() or obj.tournaments.exists()):
-            return ["engine"]
-        return []
-
-
-@admin.register(Tournament)
-class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
-    list_display = ("name", "engine", "league", "created_at")
-    list_filter = ("engine",)
-    search_fields = ("name",)
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
-        if obj is not None and obj.games.exists():
-            return ["engine", "league"]
-        return []
 
 
 class SeatInline(admin.TabularInline):
@@ -244,3 +221,6 @@ class MoveAdmin(ReadOnlyAdmin):
 @admin.register(Outcome)
 class OutcomeAdmin(ReadOnlyAdmin):
     list_display = ("game", "ranks", "scores", "recorded_at")
+
+
+from . import admin_events, admin_leagues  # noqa: E402, F401  (the organiser's admin)

@@ -86,7 +86,8 @@ def move_message(game_id: int, ply: int, seat: int, view: dict, events: list) ->
             "events": events}  # fmt: skip
 
 
-def publish_finish(game_id: int, outcome: dict, seed: str) -> None:
+def publish_finish(game_id: int, outcome: dict, seed: str | None) -> None:
+    """The final message; ``seed`` None while the game's duplicate set still plays its deal."""
     publish(
         game_id,
         {"type": "game.finished", "game": game_id, "outcome": outcome, "seed": seed},

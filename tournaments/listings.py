@@ -42,7 +42,8 @@ class GameSummary:
 
 def games_with_seats() -> QuerySet[Game]:
     seats = Seat.objects.select_related("competitor").order_by("position")
-    return Game.objects.select_related("outcome").prefetch_related(Prefetch("seats", seats))
+    games = Game.objects.select_related("outcome").prefetch_related(Prefetch("seats", seats))
+    return spectator.annotate_set_open(games)
 
 
 def engine_name(slug: str) -> str:

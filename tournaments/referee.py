@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
 
-from . import broadcast, claims, players, statecache
+from . import broadcast, claims, players, spectator, statecache
 from .decisions import Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
 from .models import Game, Move, Outcome, Seat
@@ -402,7 +402,7 @@ def finish(game_id: int) -> bool:
     from ratings.results import final_ranks
     from ratings.services import apply_game_result
 
-    from . import events
+    from . import arena, events
 
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
@@ -421,7 +421,10 @@ def finish(game_id: int) -> bool:
         apply_game_result(game)
         players.game_finished(game)
         events.on_game_finished(game)  # a tournament's round ends, its next one is queued
+        arena.on_game_finished(game)  # an arena game's entrants wait again
         outcome = {"scores": result["scores"], "ranks": ranks}
-        transaction.on_commit(lambda: broadcast.publish_finish(game.pk, outcome, game.seed))
+        transaction.on_commit(
+            lambda: broadcast.publish_finish(game.pk, outcome, spectator.visible_seed(game))
+        )
         transaction.on_commit(lambda: statecache.forget(game))
     return True

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Exists, OuterRef, QuerySet
+
 import engines
 from engines import CHANCE
 
@@ -76,9 +78,43 @@ class PublicSeat:
         }
 
 
+SET_OPEN = "set_open"
+"""Annotation name (see :func:`annotate_set_open`) saving a query per listed game."""
+
+
 def is_public(game: Game) -> bool:
-    """Whether the whole record (actions, seed, outcome) may be shown: finished games only."""
-    return game.status == Game.Status.FINISHED
+    """Whether the whole record (actions, seed, outcome) may be shown.
+
+    Finished games only, and a game of a duplicate set only once every game of
+    its set is over: the set's other games are still being played on the same
+    deal, and the seed (or the actions, which show the hidden hands) would
+    tell their players what is still secret to them.
+    """
+    if game.status != Game.Status.FINISHED:
+        return False
+    return game.table_id is None or not set_still_playing(game)
+
+
+def set_still_playing(game: Game) -> bool:
+    """Whether another game of ``game``'s tournament table is still running."""
+    annotated = getattr(game, SET_OPEN, None)
+    if annotated is not None:
+        return bool(annotated)
+    return (
+        Game.objects.filter(table_id=game.table_id)
+        .exclude(pk=game.pk)
+        .filter(status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING])
+        .exists()
+    )
+
+
+def annotate_set_open(games: QuerySet[Game]) -> QuerySet[Game]:
+    """``games`` with :data:`SET_OPEN` annotated, so :func:`is_public` needs no query per game."""
+    others = Game.objects.filter(
+        table_id=OuterRef("table_id"),
+        status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING],
+    ).exclude(pk=OuterRef("pk"))
+    return games.annotate(**{SET_OPEN: Exists(others)})
 
 
 def visible_seed(game: Game) -> str | None:

@@ -93,3 +93,15 @@ def schedule_due_rounds() -> int:
     for tournament_id, number in due:
         pair_next_round.delay(tournament_id, number)
     return len(due)
+
+
+@shared_task(name="tournaments.arena_pass", acks_late=True, ignore_result=True)
+def arena_pass() -> int:
+    """Seat the free entrants of every league whose arena is on (``tournaments.arena``).
+
+    Beat runs it every few seconds; a pass that runs twice or late is
+    harmless: each pass locks its league and seats only who is still free.
+    """
+    from . import arena
+
+    return arena.run_passes()

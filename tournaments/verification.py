@@ -31,6 +31,7 @@ from engines import CHANCE, Dealer, EngineError
 from engines.base import same_json
 from ratings.results import final_ranks
 
+from . import spectator
 from .models import Game, Move
 
 
@@ -94,6 +95,11 @@ def verify_game(game: Game) -> VerificationReport:
     if game.status != Game.Status.FINISHED:
         raise NotVerifiable(
             f"game {game.pk} is {game.status}: only a finished game reveals its seed"
+        )
+    if not spectator.is_public(game):
+        raise NotVerifiable(
+            f"game {game.pk} is part of a duplicate set still being played on the same deal: "
+            "its seed is revealed when the whole set has finished"
         )
     report = VerificationReport(game.pk, game.engine, game.seed, game.seed_commitment)
     if engines.seed_commitment(game.seed) != game.seed_commitment:

@@ -57,7 +57,8 @@ def _query(serializer_class: type, request: Request) -> dict[str, Any]:
     ),
     destroy=extend_schema(
         summary="Delete a bot that has never played",
-        description="A bot with game history is kept (409 `has_games`); suspend it instead.",
+        description="A bot with game history (409 `has_games`) or entered in a tournament "
+        "(409 `entered`) is kept; suspend it instead.",
         responses={204: None, 404: NOT_FOUND, 409: CONFLICT},
     ),
 )

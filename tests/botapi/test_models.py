@@ -9,8 +9,8 @@ from django.db.models import ProtectedError
 
 from botapi import services
 from botapi.models import Bot, hash_pull_token
-from tests.factories import BotFactory, GameFactory, UserFactory, seat_bot
-from tournaments.models import Competitor
+from tests.factories import BotFactory, GameFactory, LeagueFactory, UserFactory, seat_bot
+from tournaments.models import ArenaEntry, Competitor, Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +111,25 @@ def test_delete_bot_with_games_is_refused_and_the_database_protects_seats_too():
     with pytest.raises(ProtectedError):
         bot.competitor.delete()
     assert Bot.objects.filter(pk=bot.pk).exists()
+
+
+def test_delete_bot_in_an_arena_only_removes_its_arena_entry_with_it():
+    bot = BotFactory()
+    ArenaEntry.objects.create(league=LeagueFactory(), competitor=bot.competitor)
+    services.delete_bot(bot)
+    assert not Bot.objects.exists()
+    assert not ArenaEntry.objects.exists()
+
+
+def test_delete_bot_entered_in_a_tournament_is_refused_and_keeps_the_entry():
+    bot = BotFactory()
+    cup = Tournament.objects.create(name="Harbour cup", engine="manila")
+    Entrant.objects.create(tournament=cup, competitor=bot.competitor, seed_order=1)
+    with pytest.raises(services.BotConflict) as refused:
+        services.delete_bot(bot)
+    assert refused.value.code == "entered"
+    assert "Harbour cup" in str(refused.value)
+    assert Bot.objects.filter(pk=bot.pk).exists() and Entrant.objects.exists()
 
 
 # ------------------------------------------------------------ admin

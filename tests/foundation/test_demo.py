@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 def run_demo_setup() -> str:
-    """The account step only; the demo games are tested in tests/tournaments/test_demo_games.py."""
+    """The account step only; the demo games and club event are tested in tests/tournaments/."""
     out = StringIO()
-    call_command("demo_setup", games_per_engine=0, stdout=out)
+    call_command("demo_setup", games_per_engine=0, event_rounds=0, stdout=out)
     return out.getvalue()
 
 

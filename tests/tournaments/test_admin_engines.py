@@ -32,6 +32,9 @@ def league_form() -> dict[str, str]:
         "arena_min_table_size": "3",
         "arena_move_time_ms": "5000",
         "arena_time_bank_ms": "0",
+        # the arena entries inline (none)
+        "arena_entries-TOTAL_FORMS": "0",
+        "arena_entries-INITIAL_FORMS": "0",
     }
 
 

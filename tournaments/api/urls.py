@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework.routers import SimpleRouter
 
+from tournaments.api import arena
 from tournaments.api.events import TournamentViewSet
 from tournaments.api.views import GameViewSet
 
@@ -14,3 +15,4 @@ router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 
 urlpatterns = router.urls
+urlpatterns += arena.urlpatterns  # leagues/{slug}/arena/

@@ -25,6 +25,7 @@ irreducible polynomial of degree ``e``. The tables are tiny (q <= 32).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -87,7 +88,9 @@ def field(q: int) -> Field:
     )  # pragma: no cover
 
 
-def _poly_mul(a: list[int], b: list[int], modulus: list[int], p: int, number) -> int:
+def _poly_mul(
+    a: list[int], b: list[int], modulus: list[int], p: int, number: Callable[[list[int]], int]
+) -> int:
     """(a * b) mod (x**e + modulus) over GF(p), as a field element."""
     e = len(a)
     product_ = [0] * (2 * e - 1)

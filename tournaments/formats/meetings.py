@@ -13,10 +13,17 @@ best there is.
 The search is an iterated local search over swaps of two entrants (cheap:
 a swap's cost change is read from per-table sums in O(1)), restarted a few
 times. If its best round still seats a pair above level 0, a depth-first
-search looks for a round that seats none, under a node limit; for small
-fields (a dozen entrants) that search is exhaustive, so a round free of
-repeats is always found when one exists. Everything random comes from the
+search looks for a round that seats none, under a node limit (taking the
+most constrained entrant first, it visits a few hundred partial rounds for a
+dozen entrants, far below the limit). Within the limit the search is
+complete, so a round free of repeats is found whenever one exists; the
+tests check this against brute force for up to 9 entrants. Everything random comes from the
 ``rng`` passed in, so the same inputs give the same round.
+
+Seats come second: when the problem carries each entrant's least-used seats,
+swaps that leave the meeting cost as it is are spent on tables where every
+entrant can take such a seat (:func:`settle_seats`), so that
+:func:`.seats.balance_seats` can keep seat counts level.
 
 Byes follow the rotation rule: the entrants who sat out least often sit out
 (nobody twice before everyone once); among those tied at the threshold the
@@ -26,7 +33,7 @@ search may choose whoever helps the tables most.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 RESTARTS = 3
@@ -36,7 +43,7 @@ KICKS = 40
 """Perturb-and-descend steps per start (a kick is two random swaps)."""
 
 NODE_LIMIT = 50_000
-"""Nodes the exact repeat-free search may visit before giving up (a dozen entrants: exhaustive)."""
+"""Partial rounds the exact repeat-free search may visit before it gives up."""
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,8 @@ def _local_search(
     pool_list = sorted(pool)
     rng.shuffle(pool_list)
     bye_group = sorted(forced) + pool_list[: problem.byes - len(forced)]
-    seated = [i for i in range(problem.n) if i not in set(bye_group)]
+    sitting_out = set(bye_group)
+    seated = [i for i in range(problem.n) if i not in sitting_out]
     rng.shuffle(seated)
     groups: list[list[int]] = []
     start = 0
@@ -411,7 +419,7 @@ class _GiveUp(Exception):
     """The repeat-free search ran past its node limit."""
 
 
-def _cliques(candidates: list[int], size: int, free: list[list[bool]]):
+def _cliques(candidates: list[int], size: int, free: list[list[bool]]) -> Iterator[tuple[int, ...]]:
     """Every ``size``-subset of ``candidates`` whose members are pairwise level 0 (in order)."""
     if size == 0:
         yield ()

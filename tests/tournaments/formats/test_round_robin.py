@@ -391,3 +391,10 @@ def test_too_few_active_entrants_left_is_an_error_not_a_bad_round() -> None:
     history = record(History(), rnd)
     with pytest.raises(FormatError, match="too few"):
         round_robin.next_round(field(2), history, Settings(3, 3, rounds=2), 2, "x")
+
+
+def test_the_registry_finds_round_robin_and_knockout_by_name() -> None:
+    from tournaments.formats import get, knockout
+
+    assert get("round_robin") is round_robin and round_robin.name == "round_robin"
+    assert get("knockout") is knockout and knockout.name == "knockout"
