@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import copy
 import uuid
+from collections.abc import Iterator
 
 import pytest
+from celery._state import _set_task_join_will_block
 from django.conf import settings
 
 
@@ -58,6 +60,20 @@ def embedded_scheduler(settings):
     settings.EMBEDDED_SCHEDULER = True
     yield embedded_scheduler
     embedded_scheduler.stop()
+
+
+@pytest.fixture(autouse=True)
+def _celery_join_flag_reset() -> Iterator[None]:
+    """Celery's "a task is running, do not block on a result" flag, cleared after each test.
+
+    Eager tasks set and restore it around their run in a process-wide global;
+    tests that run eager tasks in two threads at once (the round and arena
+    races) can restore it in the wrong order and leave it set, and a later
+    test's ``result.get()`` then fails with "Never call result.get() within a
+    task". The service never waits on a result, so only tests can meet this.
+    """
+    yield
+    _set_task_join_will_block(False)
 
 
 @pytest.fixture(autouse=True)
