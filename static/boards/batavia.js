@@ -210,6 +210,19 @@
 
   function render(root, model) {
     root.appendChild(header(model));
+    var final = model.view.final;
+    if (final) {
+      var ranks = final.ranks || final.scores.map(function (x) {
+        return 1 + final.scores.filter(function (y) { return y > x; }).length;
+      });
+      root.appendChild(B.standings(model, final.scores, ranks, "gold", function (s) {
+        var bd = (final.breakdown || []).filter(function (b) { return b.seat === s; })[0];
+        if (!bd) { return ""; }
+        var goods = Object.keys(bd.goods || {}).reduce(function (t, g) { return t + bd.goods[g]; }, 0);
+        return "(goods " + goods + ", conversions " + bd.conversions + ", seals " + bd.seals +
+          ", letters " + bd.letters + ", final hex " + bd.final_hex + ")";
+      }));
+    }
     var bidding = auction(model);
     var hand = yourHand(model);
     root.appendChild(el("div", { class: "bt-top hm-wide" }, bidding, hand, companies(model)));
