@@ -131,6 +131,7 @@
     // boats loaded but not yet on the route (position -1)
     var waiting = columns.filter(function (g) { return v.boats[g] && v.boats[g].position < 0; });
     return B.panel("The sea" + (v.ashore ? " — " + v.ashore + " stays ashore" : ""),
+      starting.length ? el("p", { class: "mn-small" }, "Start each boat on a space 0–5; the three starting spaces add up to 9.") : null,
       grid,
       waiting.length ? el("div", { class: "mn-waiting" }, el("span", { class: "mn-muted" }, "Waiting to start: "),
         waiting.map(function (g) { return boatCard(model, g, v.boats[g]); })) : null);
@@ -202,7 +203,7 @@
       v.large_pilot_first_step ? el("p", { class: "mn-small" }, "Large pilot moved the " +
         v.large_pilot_first_step.good + " boat " + (v.large_pilot_first_step.move > 0 ? "forward" : "back") + " once.") : null,
       pilotStop.length ? el("div", { class: "hm-controls" }, pilotStop.map(function (e) {
-        return B.controlFor(model, e, "pilot: stop");
+        return B.controlFor(model, e, "pilot: move no more");
       })) : null);
   }
 
