@@ -45,6 +45,25 @@
 
   function where(model, pred) { return B.legalWhere(model, pred); }
 
+  // Whether the seat is a stowaway (docs/engines/manila.md, "Stowaway"): it may take a
+  // free boat seat for nothing. Read from the public view, to label the seat "free".
+  function stowaway(model) {
+    var v = model.view;
+    var me = v.players.filter(function (p) { return p.seat === model.seat; })[0];
+    if (!me) { return false; }
+    var money = me.cash + 12 * (me.shares - me.mortgaged);
+    var costs = [];
+    GOODS.forEach(function (g) {
+      var boat = v.boats[g];
+      if (boat && !boat.berth && boat.next_seat_cost !== null) { costs.push(boat.next_seat_cost); }
+    });
+    Object.keys(v.spaces).forEach(function (k) {
+      if (v.spaces[k].seat === null || v.spaces[k].seat === undefined) { costs.push(v.spaces[k].cost); }
+    });
+    if ((v.pirate_ship || []).length < 2) { costs.push(5); }
+    return costs.length > 0 && (money === 0 || money < Math.min.apply(null, costs));
+  }
+
   // ------------------------------------------------------------ the boats
   function boatCard(model, good, boat) {
     var v = model.view;
@@ -55,7 +74,7 @@
       } else if (i === boat.crew.length) {
         var place = where(model, function (a) { return a.type === "place" && a.space === good; });
         seats.push(place.length
-          ? B.controlFor(model, place[0], String(boat.next_seat_cost), "mn-seat-control")
+          ? B.controlFor(model, place[0], stowaway(model) ? "free" : String(boat.next_seat_cost), "mn-seat-control")
           : emptyDot(String(boat.next_seat_cost), "next seat costs " + boat.next_seat_cost));
       } else {
         seats.push(emptyDot("", "seat"));
