@@ -300,7 +300,7 @@
     return B.panel("Players",
       el("div", { class: "mn-table-wrap" }, el("table", { class: "hm-table" },
         el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "hm-num" }, "Pesos"),
-          el("th", {}, "Shares"), el("th", { class: "hm-num" }, "Loans"), el("th", { class: "hm-num" }, "Accompl."),
+          el("th", {}, "Shares"), el("th", { class: "hm-num" }, "Loans"), el("th", { class: "hm-num", title: "accomplices left" }, "Acc."),
           null)),
         el("tbody", {}, rows))),
       redeem.length ? el("div", { class: "hm-controls" }, el("span", { class: "mn-small" }, "Redeem mortgaged shares (15 ₱ each):"),
