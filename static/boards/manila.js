@@ -71,7 +71,7 @@
     for (var i = 0; i < boat.seats; i++) {
       if (i < boat.crew.length) {
         seats.push(seatDot(model, boat.crew[i]));
-      } else if (i === boat.crew.length) {
+      } else if (i === boat.crew.length && !boat.berth) {
         var place = where(model, function (a) { return a.type === "place" && a.space === good; });
         seats.push(place.length
           ? B.controlFor(model, place[0], stowaway(model) ? "free" : String(boat.next_seat_cost), "mn-seat-control")
@@ -305,7 +305,7 @@
           null)),
         el("tbody", {}, rows))),
       redeem.length ? el("div", { class: "hm-controls" }, el("span", { class: "mn-small" }, "Redeem mortgaged shares (15 ₱ each):"),
-        redeem.map(function (e) { return B.controlFor(model, e, "redeem " + e.action.count); })) : null);
+        redeem.map(function (e) { return B.controlFor(model, e, e.action.count ? "redeem " + e.action.count : "redeem none"); })) : null);
   }
 
   function header(model) {
