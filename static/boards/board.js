@@ -194,6 +194,15 @@
       })));
   }
 
+  /**
+   * Disable (busy=true) or re-enable every action control under root, e.g. while the
+   * play page waits for the server to accept a clicked action (no double submit).
+   */
+  function setBusy(root, busy) {
+    root.querySelectorAll(".hm-control[data-action-index]").forEach(function (b) { b.disabled = !!busy; });
+    root.classList.toggle("hm-busy", !!busy);
+  }
+
   function register(engine, render) { renderers[engine] = render; }
 
   function fallback(model) {
@@ -241,6 +250,7 @@
     legalWhere: legalWhere,
     panel: panel,
     standings: standings,
+    setBusy: setBusy,
     turnLine: turnLine,
     eventList: eventList,
     renderers: renderers,

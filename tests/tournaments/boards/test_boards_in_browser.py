@@ -76,6 +76,11 @@ def check_board(browser: Browser, url: str, legal: int, shot: Path) -> None:
             "return document.getElementById('board-chosen').getAttribute('data-chosen-index');"
         )
         assert int(chosen) == clicked
+    still = browser.run(
+        "HMBoards.setBusy(document.getElementById('board'), true);"
+        "return document.querySelectorAll('#board .hm-control:not(:disabled)').length;"
+    )
+    assert still == 0, "setBusy left controls clickable"
 
 
 @pytest.mark.parametrize(("slug", "players", "seed", "start"), GAMES)
