@@ -150,7 +150,7 @@
       v.phase === "bid" ? el("p", {}, a.high_bidder === null || a.high_bidder === undefined ? "No bid yet."
         : ["Highest bid ", el("strong", {}, a.bid + " letters"), " by ", B.seatChip(model, a.high_bidder)],
         a.still_in ? [" · still in: ", a.still_in.map(function (s) { return seatDot(model, s); })] : null) : null,
-      bids.length ? el("div", { class: "hm-controls bt-bids" }, bids.map(function (e) {
+      bids.length ? el("div", { class: "hm-controls bt-bids" }, el("span", { class: "bt-small" }, "Bid (letters):"), bids.map(function (e) {
         return B.controlFor(model, e, String(e.action.amount));
       })) : null,
       passes.length ? el("div", { class: "hm-controls" }, passes.map(function (e) { return B.controlFor(model, e, "pass"); })) : null);

@@ -263,7 +263,7 @@
       a.passed && a.passed.some(function (x) { return x; })
         ? el("p", { class: "mn-small" }, "Passed: ", a.passed.map(function (p, s) { return p ? B.seatChip(model, s) : null; }))
         : null,
-      bids.length ? el("div", { class: "hm-controls mn-bids" }, bids.map(function (e) {
+      bids.length ? el("div", { class: "hm-controls mn-bids" }, el("span", { class: "mn-small" }, "Bid (pesos):"), bids.map(function (e) {
         return B.controlFor(model, e, String(e.action.amount));
       })) : null,
       more.length ? el("div", { class: "hm-controls" }, more.map(function (e) {
