@@ -130,7 +130,6 @@
       el("span", { class: "cn-round" + (view.last_round ? " cn-last" : "") },
         "Round " + view.round + " of " + view.rounds + (view.last_round ? " (last round: coins count when buying cards)" : "")),
       el("span", { class: "cn-phase" }, PHASES[view.phase] || view.phase),
-      view.phase !== "over" ? el("span", {}, B.seatChip(model, view.seat), " plays this turn") : null,
       hint ? el("span", { class: "cn-hint" }, hint) : null);
   }
 
@@ -286,6 +285,12 @@
     parts.push(el("p", {}, B.seatChip(model, view.seat), " has ", el("strong", {}, String(turn.credit || 0)),
       " smuggling value to spend", view.last_round ? " + " + plural(who.coins, "coin") + " from the safe (last round)" : "",
       ". Unspent value is lost at the end of the phase."));
+    var held = GOOD_ORDER.filter(function (g) { return who.warehouse[g]; }).map(function (g) {
+      return el("span", { class: "cn-count" }, token(g), "×" + who.warehouse[g]);
+    });
+    parts.push(el("div", { class: "cn-combo-held" }, el("span", { class: "cn-caption" }, "In the warehouse:"),
+      held.length ? held : el("span", { class: "cn-note" }, "nothing")));
+    parts.push(el("p", { class: "cn-note" }, "Values: all different 1, 3, 6, 10, 15, 21, 28, 36, 45 · all one type 1, 4, 9, 16, 25, 36, 49, 64, 81 (for 1 to 9 goods; wilds stand for any good)."));
     if (combo) {
       var n = combo.goods.length;
       var table = combo.kind === "same" ? SAME : DIFFERENT;

@@ -51,6 +51,16 @@
     over: "The game is over",
   };
 
+  /** [[value, how many], ...] in first-seen order. */
+  function grouped(values) {
+    var out = [];
+    values.forEach(function (v) {
+      var found = out.filter(function (g) { return g[0] === v; })[0];
+      if (found) { found[1] += 1; } else { out.push([v, 1]); }
+    });
+    return out;
+  }
+
   function plural(n, one, many) { return n + " " + (n === 1 ? one : (many || one + "s")); }
   function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
 
@@ -139,7 +149,7 @@
     var vp = (BUILDINGS[kind] || [kind, 0])[1];
     var occupant;
     if (who === null || who === undefined) {
-      occupant = el("span", { class: "gi-free" }, "free");
+      occupant = null;
     } else if (who === "lock") {
       occupant = el("span", { class: "gi-lock", title: "locked" }, "locked");
     } else if (who === "ghost") {
@@ -147,7 +157,7 @@
     } else {
       occupant = B.seatChip(model, who, true);
     }
-    var body = [el("span", { class: "gi-bname" }, buildingName(id)), el("span", { class: "gi-bvp", title: "objective VP per building" }, vp + "★"), occupant];
+    var body = [el("span", { class: "gi-bname" }, buildingName(id)), el("span", { class: "gi-bvp", title: "objective VP per building" }, vp + "★"), occupant].filter(Boolean);
     var entries = B.legalWhere(model, function (a) {
       return (a.type === "claim" || a.type === "lock" || a.type === "ghost") && a.building === id;
     });
@@ -178,6 +188,21 @@
       controlRow(choose));
   }
 
+  /** Who has how many crew on a peninsula (peninsula objectives: 6 VP for a strict majority). */
+  function crewCount(model, view, ids) {
+    var counts = {};
+    ids.forEach(function (id) {
+      var who = view.buildings[id];
+      if (who !== null && who !== undefined && who !== "lock") { counts[who] = (counts[who] || 0) + 1; }
+    });
+    var keys = Object.keys(counts);
+    if (!keys.length) { return el("div", { class: "gi-crew gi-muted" }, "no crew yet"); }
+    return el("div", { class: "gi-crew", title: "crew on this peninsula" }, keys.map(function (k) {
+      if (k === "ghost") { return el("span", { class: "gi-ghost" }, "ghost " + counts[k]); }
+      return el("span", { class: "gi-crew-n" }, B.seatChip(model, Number(k), true), "×" + counts[k]);
+    }));
+  }
+
   function island(model, view) {
     var ids = Object.keys(view.buildings);
     var columns = COLOURS.map(function (colour) {
@@ -186,13 +211,16 @@
         el("div", { class: "gi-cloud" + (view.clouds[colour] === "black" ? " gi-black" : "") },
           "Cloud: " + (CLOUDS[view.clouds[colour]] || view.clouds[colour] || "none")),
         el("h4", { class: "gi-c-" + colour }, cap(colour), el("span", {}, " · " + GOODS[colour].many)),
+        crewCount(model, view, mine),
         el("ul", { class: "gi-buildings" }, mine.map(function (id) { return buildingTile(model, view, id); })),
         shipTile(model, view, colour));
     });
     columns.push(el("div", { class: "gi-peninsula gi-open-sea" },
       el("h4", {}, "Open sea"), el("p", { class: "gi-muted" }, "This ship cannot be used this round; the ships move one space right each round."),
       shipTile(model, view, "open_sea")));
-    return B.panel("The island", el("div", { class: "gi-island" }, columns));
+    return B.panel("The island", el("div", { class: "gi-island" }, columns),
+      el("p", { class: "gi-muted gi-legend" }, "n★: objective VP per building of that type. A mark on a building: that pirate's crew; ",
+        el("span", { class: "gi-lock" }, "locked"), " ", el("span", { class: "gi-ghost" }, "ghost"), " crew of the ghost ship. An empty building is free."));
   }
 
   // ------------------------------------------------------------------ auction
@@ -345,9 +373,9 @@
         }))));
     }
     parts.push(el("div", { class: "gi-hand-row" }, el("span", { class: "gi-caption" }, "Treasure (secret values):"),
-      (priv.treasures || []).length ? priv.treasures.map(function (v) { return el("span", { class: "hm-tag" }, v + " coins"); }) : el("span", { class: "gi-muted" }, "none")));
+      (priv.treasures || []).length ? grouped(priv.treasures).map(function (g) { return el("span", { class: "hm-tag" }, "worth " + g[0] + (g[1] > 1 ? " ×" + g[1] : "")); }) : el("span", { class: "gi-muted" }, "none")));
     parts.push(el("div", { class: "gi-hand-row" }, el("span", { class: "gi-caption" }, "Parrot cards:"),
-      (priv.parrots || []).length ? priv.parrots.map(function (c) { return el("span", { class: "hm-tag" }, parrotName(c)); }) : el("span", { class: "gi-muted" }, "none")));
+      (priv.parrots || []).length ? grouped(priv.parrots).map(function (g) { return el("span", { class: "hm-tag" }, parrotName(g[0]) + (g[1] > 1 ? " ×" + g[1] : "")); }) : el("span", { class: "gi-muted" }, "none")));
     return el("div", { class: "gi-hand" }, parts);
   }
 
