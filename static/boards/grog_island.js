@@ -233,7 +233,7 @@
     draft.forEach(function (c) { used[c] = true; });
     var diceRow = COLOURS.map(function (colour) {
       var value = dice[colour];
-      if (value === null || value === undefined) { return el("div", { class: "gi-die-slot" }, el("span", { class: "gi-die gi-unrolled" }, "–")); }
+      if (!value) { return el("div", { class: "gi-die-slot" }, el("span", { class: "gi-die gi-unrolled", title: "not rolled yet" }, "–")); }
       var place = B.legalWhere(model, function (a) { return a.type === "place" && a.colour === colour; });
       var face = die(colour, value, used[colour] ? "gi-used" : "");
       var main = place.length ? B.controlFor(model, place[0], "", "gi-die-control") : null;
@@ -318,7 +318,7 @@
       if (choose.length) {
         var b = B.controlFor(model, choose[0], "", "gi-goods-control");
         b.appendChild(el("span", {}, "Take "));
-        b.appendChild(good(c, p.goods[c]));
+        b.appendChild(good(c));
         return b;
       }
       return good(c, p.goods[c]);
@@ -409,7 +409,7 @@
     map.classList.add("hm-wide");
     root.appendChild(map);
     var trade = tradePanel(model, view);
-    root.appendChild(auction(model, view));
+    if (view.stage !== "setup") { root.appendChild(auction(model, view)); }
     if (trade) { root.appendChild(trade); }
     var crews = pirates(model, view);
     crews.classList.add("hm-wide");

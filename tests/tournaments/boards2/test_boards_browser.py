@@ -15,12 +15,13 @@ system's temporary directory). Skipped, saying why, without the browser.
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from engines import CHANCE
+from engines import CHANCE, Dealer
 from tournaments.board_models import board_model, random_position
 
 from .webdriver import MISSING, Browser
@@ -113,3 +114,73 @@ def test_board_in_the_browser(browser, live_server, engine, players, seed, plies
         )
         assert chosen == str(entry["index"])
         assert browser.run("return window.hmErrors;") == []
+
+
+def decision_models(engine: str, players: int, seed: int) -> list[dict]:
+    """The mover's model at the first position of each kind of decision in a seeded game.
+
+    A kind is the phase (or stage) with the set of legal action types, so every
+    rarely seen decision (a raise, a black-market swap, keeping a drawn objective,
+    a ghost crew member) is drawn once; the finished game's board is drawn too.
+    """
+    state = random_position(engine, players, seed, 0)
+    dealer, chooser = Dealer(seed), random.Random(seed)
+    seen, models = set(), []
+    while not state.is_over:
+        mover = state.to_move[0]
+        if mover == CHANCE:
+            state.apply(CHANCE, dealer.choose(state))
+            continue
+        legal = state.legal_actions(mover)
+        view = state.view(mover)
+        kind = (view.get("phase") or view.get("stage"), frozenset(a["type"] for a in legal))
+        if kind not in seen:
+            seen.add(kind)
+            models.append(board_model(state, mover, playing=True))
+        state.apply(mover, chooser.choice(legal))
+    models.append(board_model(state, 0, playing=True))
+    return models
+
+
+RENDER_ALL = """
+var results = [];
+arguments[0].forEach(function (model) {
+  var root = document.createElement("div");
+  document.body.appendChild(root);
+  var clicked = [];
+  model.onAction = function (index) { clicked.push(index); };
+  var before = window.hmErrors.length;
+  try { HMBoards.render(root, model); } catch (e) { window.hmErrors.push("render: " + e); }
+  var buttons = Array.from(root.querySelectorAll("button"));
+  buttons.forEach(function (b) { b.click(); });
+  results.push({
+    buttons: buttons.length,
+    indices: buttons.map(function (b) { return Number(b.getAttribute("data-action-index")); }),
+    clicked: clicked,
+    fallback: root.querySelectorAll(".hm-fallback button").length,
+    errors: window.hmErrors.slice(before),
+  });
+  root.remove();
+});
+return results;
+"""
+
+
+@pytest.mark.parametrize(
+    ("engine", "players"),
+    [("cargo_noir", 3), ("cargo_noir", 5), ("grog_island", 2), ("grog_island", 4)],
+)
+def test_every_kind_of_decision_has_its_controls(browser, live_server, engine, players) -> None:
+    models = decision_models(engine, players, seed=11)
+    browser.open(f"{live_server.url}/boards/{engine}/?players={players}&seed=11")
+    results = browser.run(RENDER_ALL, models)
+    assert len(results) == len(models) > 10
+    for model, found in zip(models, results, strict=True):
+        expected = [entry["index"] for entry in model["legal"]]
+        where = (model["view"].get("phase") or model["view"].get("stage"), expected[:3])
+        assert found["errors"] == [], (where, found["errors"])
+        # Exactly one control per legal action, all on the board, each click its own index.
+        assert sorted(found["indices"]) == expected, where
+        assert found["buttons"] == len(expected), where
+        assert found["fallback"] == 0, where
+        assert found["clicked"] == found["indices"], where
