@@ -8,7 +8,7 @@ the play page uses, so the preview shows exactly what a seat would see.
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotFound
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -50,7 +50,7 @@ def board_preview(request: HttpRequest, engine: str) -> HttpResponse:
     try:
         rules = engines.get(engine)
     except engines.InvalidGame as error:
-        return HttpResponseBadRequest(str(error), content_type="text/plain")
+        return HttpResponseNotFound(str(error), content_type="text/plain")
     try:
         players = _int_param(
             request, "players", rules.min_players, rules.min_players, rules.max_players

@@ -176,6 +176,24 @@
       events.map(function (text) { return el("li", {}, text); })));
   }
 
+  /**
+   * The final standings as a panel: scores[seat], ranks[seat] (1 = best), a unit
+   * ("pesos", "gold") and an optional detail(seat) -> string shown after the score.
+   */
+  function standings(model, scores, ranks, unit, detail) {
+    var order = scores.map(function (_, s) { return s; }).sort(function (a, b) {
+      return ranks[a] - ranks[b] || a - b;
+    });
+    return el("section", { class: "hm-panel hm-standings hm-wide" },
+      el("h3", { class: "hm-panel-title" }, "Final standings"),
+      el("ol", { class: "hm-standings-list" }, order.map(function (s) {
+        return el("li", {},
+          el("span", { class: "hm-rank" }, "#" + ranks[s]), " ", seatChip(model, s), " ",
+          el("strong", {}, scores[s] + " " + (unit || "")),
+          detail ? el("span", { class: "hm-muted" }, " " + detail(s)) : null);
+      })));
+  }
+
   function register(engine, render) { renderers[engine] = render; }
 
   function fallback(model) {
@@ -222,6 +240,7 @@
     controlFor: controlFor,
     legalWhere: legalWhere,
     panel: panel,
+    standings: standings,
     turnLine: turnLine,
     eventList: eventList,
     renderers: renderers,

@@ -275,13 +275,13 @@
         el("td", {}, shares, detail),
         el("td", { class: "hm-num" }, p.mortgaged ? String(p.mortgaged) : "–"),
         el("td", { class: "hm-num" }, String(p.accomplices_left) + (v.phase === "place" && !p.placing ? " (passed)" : "")),
-        final ? el("td", { class: "hm-num" }, "#" + final.ranks[p.seat] + " · " + final.scores[p.seat]) : null);
+        null);
     });
     return B.panel("Players",
       el("div", { class: "mn-table-wrap" }, el("table", { class: "hm-table" },
         el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "hm-num" }, "Pesos"),
           el("th", {}, "Shares"), el("th", { class: "hm-num" }, "Loans"), el("th", { class: "hm-num" }, "Accompl."),
-          final ? el("th", { class: "hm-num" }, "Final") : null)),
+          null)),
         el("tbody", {}, rows))),
       redeem.length ? el("div", { class: "hm-controls" }, el("span", { class: "mn-small" }, "Redeem mortgaged shares (15 ₱ each):"),
         redeem.map(function (e) { return B.controlFor(model, e, "redeem " + e.action.count); })) : null);
@@ -302,6 +302,8 @@
   function render(root, model) {
     var place = where(model, function (a) { return a.type === "pass"; });
     root.appendChild(header(model));
+    var final = model.view.final;
+    if (final) { root.appendChild(B.standings(model, final.scores, final.ranks, "pesos")); }
     var bidding = auction(model);
     if (bidding) { root.appendChild(bidding); }
     var left = el("div", { class: "mn-left" }, sea(model));

@@ -1,0 +1,107 @@
+"""The Manila and Batavia boards in a real browser (headless Chromium over WebDriver).
+
+For positions at the start, middle and end of seeded games, seen by the seat to
+move, another seat and a spectator: the board draws without a JavaScript error,
+there is exactly one clickable control per legal action (none when the seat may
+not act), and clicking a control reports the index of that legal action. Every
+page is saved as a screenshot (desktop, and phone for some) under the directory
+the test prints, ``$HM_ARTEFACTS/boards`` when that is set. Skipped with the
+reason where Chromium or its driver is missing (``.ci/run`` installs both).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tournaments.board_models import random_position
+
+from .webdriver import MISSING, Browser
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
+]
+
+# (engine, players, seed, plies before looking for the next decision)
+GAMES = [("manila", 3, 5, 0), ("manila", 4, 8, 60), ("batavia", 4, 5, 0), ("batavia", 3, 7, 150)]
+
+
+def decision(slug: str, players: int, seed: int, start: int) -> tuple[int, int]:
+    """The first ply from ``start`` on where a seat (not chance) is to move, and that seat."""
+    plies = start
+    while True:
+        state = random_position(slug, players, seed, plies)
+        assert not state.is_over, f"{slug} seed {seed} ends before a decision after {start}"
+        if state.to_move[0] >= 0:
+            return plies, state.to_move[0]
+        plies += 1
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = os.environ.get("HM_ARTEFACTS")
+    where = Path(root) / "boards" if root else tmp_path_factory.mktemp("board-shots")
+    where.mkdir(parents=True, exist_ok=True)
+    print(f"\nboard screenshots: {where}")
+    return where
+
+
+def check_board(browser: Browser, url: str, legal: int, shot: Path) -> None:
+    browser.get(url)
+    errors = browser.run("return window.boardErrors;")
+    console = [e for e in browser.console_errors() if "favicon.ico" not in e]
+    assert errors == [] and console == [], f"{url}: {errors} {console}"
+    assert browser.run("return document.querySelector('#board .hm-board') !== null;"), url
+    indices = browser.run(
+        "return Array.from(document.querySelectorAll('#board .hm-control'))"
+        ".filter(b => !b.disabled).map(b => Number(b.getAttribute('data-action-index')));"
+    )
+    assert sorted(indices) == list(range(legal)), f"{url}: controls {sorted(indices)}"
+    browser.screenshot(shot)
+    if not legal:
+        return
+    controls = browser.find_all("#board .hm-control[data-action-index]")
+    for element in {0: controls[0], 1: controls[-1]}.values():
+        clicked = int(
+            browser.run("return arguments[0].getAttribute('data-action-index');", element)
+        )
+        browser.click(element)
+        chosen = browser.run(
+            "return document.getElementById('board-chosen').getAttribute('data-chosen-index');"
+        )
+        assert int(chosen) == clicked
+
+
+@pytest.mark.parametrize(("slug", "players", "seed", "start"), GAMES)
+def test_board_positions(live_server, shots, slug, players, seed, start) -> None:
+    plies, mover = decision(slug, players, seed, start)
+    state = random_position(slug, players, seed, plies)
+    legal = len(state.legal_actions(mover))
+    other = (mover + 1) % players
+    base = f"{live_server.url}/boards/{slug}/?players={players}&seed={seed}&plies={plies}"
+    with Browser(width=1280, height=1000) as browser:
+        check_board(
+            browser, f"{base}&seat={mover}", legal, shots / f"{slug}-{plies}-seat{mover}.png"
+        )
+        check_board(browser, f"{base}&seat={other}", 0, shots / f"{slug}-{plies}-seat{other}.png")
+        check_board(browser, base, 0, shots / f"{slug}-{plies}-spectator.png")
+
+
+@pytest.mark.parametrize("slug", ["manila", "batavia"])
+def test_board_at_the_end_and_on_a_phone(live_server, shots, slug) -> None:
+    """A finished game offers nothing to click; a 390 px phone draws every control."""
+    plies, mover = decision(slug, 3, 2, 30)
+    base = f"{live_server.url}/boards/{slug}/?players=3&seed=2"
+    legal = len(random_position(slug, 3, 2, plies).legal_actions(mover))
+    with Browser(phone=True) as phone:
+        check_board(
+            phone, f"{base}&plies={plies}&seat={mover}", legal, shots / f"{slug}-phone-{plies}.png"
+        )
+        width = phone.run("return document.documentElement.scrollWidth;")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+        check_board(phone, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-phone-end.png")
+    with Browser() as desktop:
+        check_board(desktop, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-end-seat0.png")
