@@ -56,10 +56,9 @@ def position(engine: str, players: int, seed: int, plies: int, seat):
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    session = Browser(tmp_path_factory.mktemp("chromium"), width=1200, height=900)
-    yield session
-    session.close()
+def browser():
+    with Browser(width=1200, height=900) as session:
+        yield session
 
 
 CONTROLS = """
@@ -83,7 +82,7 @@ def test_board_in_the_browser(browser, live_server, engine, players, seed, plies
     plies, seat, state = position(engine, players, seed, plies, seat)
     legal = board_model(state, seat)["legal"]
     query = f"players={players}&seed={seed}&plies={plies}&seat={'' if seat is None else seat}"
-    browser.open(f"{live_server.url}/boards/{engine}/?{query}")
+    browser.get(f"{live_server.url}/boards/{engine}/?{query}")
     found = browser.run(CONTROLS, engine)
 
     assert found["errors"] == [], found["errors"]
@@ -102,12 +101,12 @@ def test_board_in_the_browser(browser, live_server, engine, players, seed, plies
 
     who = "spectator" if seat is None else f"seat{seat}"
     name = f"{engine}-{players}p-seed{seed}-ply{plies}-{who}"
-    browser.screenshot(ARTEFACTS / "boards" / f"{name}-1200.png", 1200)
-    browser.screenshot(ARTEFACTS / "boards" / f"{name}-390.png", 390)
+    browser.screenshot_at(ARTEFACTS / "boards" / f"{name}-1200.png", 1200)
+    browser.screenshot_at(ARTEFACTS / "boards" / f"{name}-390.png", 390)
 
     if legal:
         entry = legal[len(legal) // 2]
-        (button,) = browser.find(f'#board button[data-action-index="{entry["index"]}"]')
+        (button,) = browser.find_all(f'#board button[data-action-index="{entry["index"]}"]')
         browser.click(button)
         chosen = browser.run(
             'return document.getElementById("board-chosen").getAttribute("data-chosen-index");'
@@ -172,7 +171,7 @@ return results;
 )
 def test_every_kind_of_decision_has_its_controls(browser, live_server, engine, players) -> None:
     models = decision_models(engine, players, seed=11)
-    browser.open(f"{live_server.url}/boards/{engine}/?players={players}&seed=11")
+    browser.get(f"{live_server.url}/boards/{engine}/?players={players}&seed=11")
     results = browser.run(RENDER_ALL, models)
     assert len(results) == len(models) > 10
     for model, found in zip(models, results, strict=True):
