@@ -328,14 +328,15 @@
         el("tbody", {}, rows)));
   }
 
+  /** The final standings (shared look), with each family's best card: it breaks VP ties. */
   function outcomePanel(model, view) {
     if (!view.outcome) { return null; }
-    var order = view.players.map(function (p, seat) { return seat; }).sort(function (a, b) {
-      return view.outcome.ranks[a] - view.outcome.ranks[b];
+    return B.standings(model, view.outcome.scores, view.outcome.ranks, "VP", function (seat) {
+      var held = view.players[seat].cards;
+      var best = CARDS.filter(function (c) { return held[c.name]; })
+        .sort(function (a, b) { return b.vp - a.vp; })[0];
+      return best ? "(best card: " + best.name + ")" : "(no cards)";
     });
-    return B.panel("Final result", el("ol", { class: "cn-result" }, order.map(function (seat) {
-      return el("li", {}, "#" + view.outcome.ranks[seat] + " ", B.seatChip(model, seat), " " + view.outcome.scores[seat] + " VP");
-    })));
   }
 
   function render(root, model) {
@@ -343,7 +344,7 @@
     root.appendChild(B.turnLine(model));
     root.appendChild(statusBar(model, view));
     var result = outcomePanel(model, view);
-    if (result) { result.classList.add("hm-wide"); root.appendChild(result); }
+    if (result) { root.appendChild(result); }
     var map = harbour(model, view);
     map.classList.add("hm-wide");
     root.appendChild(map);

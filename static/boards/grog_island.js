@@ -336,7 +336,15 @@
       el("dt", {}, "Cards"), el("dd", {}, plural(p.objectives, "objective") + ", " + plural(p.treasures, "treasure") + ", " + plural(p.parrots, "parrot") +
         (p.drawn_objectives ? ", " + p.drawn_objectives + " drawn" : "")),
       status ? el("dt", {}, "Auction") : null, status ? el("dd", {}, status) : null));
-    if (mine && view.private) { card.appendChild(hand(model, view)); }
+    if (mine && view.private) {
+      card.appendChild(hand(model, view));
+    } else if (view.revealed && view.revealed[seat]) {
+      // After the game every hand is revealed (the view carries it then, not before).
+      card.appendChild(el("div", { class: "gi-hand gi-revealed" }, el("span", { class: "gi-caption" }, "Objectives (revealed at the end):"),
+        el("ul", { class: "gi-cards" }, (view.revealed[seat].objectives || []).map(function (c) {
+          return el("li", { class: "gi-card" }, objectiveName(c));
+        }))));
+    }
     return card;
   }
 

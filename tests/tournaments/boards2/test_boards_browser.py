@@ -71,7 +71,7 @@ return {
   fallback: board.querySelectorAll(".hm-fallback button").length,
   drawn: !!board.querySelector(".hm-board-" + arguments[0]),
   missing: !!board.querySelector(".hm-error"),
-  hands: board.querySelectorAll(".gi-hand").length,
+  hands: board.querySelectorAll(".gi-hand:not(.gi-revealed)").length,
   errors: window.hmErrors || ["the error catcher did not run"],
 };
 """
