@@ -191,7 +191,10 @@
         function (a) { return a.type === "market_draw" ? "Draw from the bag instead" : "Do nothing"; })));
     return el("div", { class: "cn-macao" },
       el("h3", { class: "cn-macao-title" }, "Macao"), casino, blackMarket,
-      el("p", { class: "cn-note cn-bag" }, "Bag: " + plural(view.bag_size, "token") + " · discarded: " + view.discard_size));
+      el("p", { class: "cn-note cn-bag" }, "Bag: " + plural(view.bag_size, "token") + " · discarded: " + view.discard_size),
+      el("ul", { class: "cn-legend", "aria-label": "goods" }, GOOD_ORDER.map(function (g) {
+        return el("li", {}, token(g), " " + GOODS[g].label.split(" (")[0]);
+      })));
   }
 
   // -------------------------------------------------------------------- ports
@@ -223,6 +226,7 @@
         ? p.bids.slice().sort(function (a, b) { return b.coins - a.coins; }).map(function (b) { return stack(model, b, b.coins === highest); })
         : el("span", { class: "cn-note" }, "no bids")),
       notes.length ? el("p", { class: "cn-note" }, notes.join("; ")) : null,
+      p.bids.length ? el("p", { class: "cn-note" }, "A new ship here needs a stack of " + plural(highest + 1, "coin") + " or more.") : null,
       controlRow(controls(model, here, function (a) { return a.type === "send" ? "Send a ship here" : "Bring this ship back"; })),
       controlRow(bids, "Stack of coins:"),
       controlRow(raises, "Add coins:"),
