@@ -260,7 +260,9 @@
       var sum = 0;
       draft.forEach(function (c) { sum += dice[c]; });
       parts.push(track(draft, "Draft"));
-      parts.push(el("p", { class: "gi-muted" }, "Draft of ", B.seatChip(model, view.to_move[0], true), ": " + sum + (turn.holding ? " (a hold parrot was played: the bid must equal the current one)" : "")));
+      parts.push(el("p", { class: "gi-muted" }, B.seatChip(model, view.to_move[0]), " is placing dice: " + sum + " so far" +
+        (turn.holding ? " (a hold parrot was played: the bid must equal the current one)" : "") +
+        ". Each die's colour says where its space's reward goes."));
     }
     parts.push(controlRow(controls(model, function (a) { return a.type === "bid" || a.type === "pass" || (a.type === "parrot" && a.card === "hold"); },
       function (a) { return a.type === "bid" ? "Bid " + a.total : a.type === "pass" ? "Pass (take goods, trade)" : "Parrot: hold the bid"; })));
