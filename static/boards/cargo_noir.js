@@ -126,7 +126,7 @@
   // ------------------------------------------------------------------- status
   function statusBar(model, view) {
     var hint = whatNow(model, view);
-    return el("div", { class: "cn-status hm-wide" },
+    return el("div", { class: "cn-status cn-top hm-wide" },
       el("span", { class: "cn-round" + (view.last_round ? " cn-last" : "") },
         "Round " + view.round + " of " + view.rounds + (view.last_round ? " (last round: coins count when buying cards)" : "")),
       el("span", { class: "cn-phase" }, PHASES[view.phase] || view.phase),
@@ -345,15 +345,19 @@
 
   function render(root, model) {
     var view = model.view;
-    root.appendChild(B.turnLine(model));
+    var top = B.turnLine(model);
+    top.classList.add("cn-top");
+    root.appendChild(top);
     root.appendChild(statusBar(model, view));
+    // On a phone the smuggling panel comes right after the status line in phase II.
+    if (view.phase === "smuggle") { root.classList.add("cn-focus-smuggle"); }
     var result = outcomePanel(model, view);
     if (result) { root.appendChild(result); }
     var map = harbour(model, view);
     map.classList.add("hm-wide");
     root.appendChild(map);
     var smuggle = smugglePanel(model, view);
-    if (smuggle) { smuggle.classList.add("hm-wide"); root.appendChild(smuggle); }
+    if (smuggle) { smuggle.classList.add("hm-wide", "cn-smuggle-panel"); root.appendChild(smuggle); }
     var families = familyPanel(model, view);
     families.classList.add("hm-wide");
     root.appendChild(families);

@@ -115,7 +115,7 @@
   // ------------------------------------------------------------------- status
   function statusBar(model, view) {
     var hint = whatNow(model, view);
-    return el("div", { class: "gi-status hm-wide" },
+    return el("div", { class: "gi-status gi-top hm-wide" },
       el("span", { class: "gi-round" }, "Round " + view.round),
       el("span", {}, "Start player ", B.seatChip(model, view.start_player)),
       el("span", { class: "gi-stage" }, STAGES[view.stage] || view.stage),
@@ -411,16 +411,25 @@
 
   function render(root, model) {
     var view = model.view;
-    root.appendChild(B.turnLine(model));
+    var top = B.turnLine(model);
+    top.classList.add("gi-top");
+    root.appendChild(top);
     root.appendChild(statusBar(model, view));
+    // On a phone the panel of the open decision comes right after the status line.
+    if (view.stage === "bid" || view.stage === "pay") { root.classList.add("gi-focus-auction"); }
+    if (view.stage === "trade") { root.classList.add("gi-focus-trade"); }
     var result = finalPanel(model, view);
     if (result) { result.classList.add("hm-wide"); root.appendChild(result); }
     var map = island(model, view);
     map.classList.add("hm-wide");
     root.appendChild(map);
     var trade = tradePanel(model, view);
-    if (view.stage !== "setup") { root.appendChild(auction(model, view)); }
-    if (trade) { root.appendChild(trade); }
+    if (view.stage !== "setup") {
+      var bidding = auction(model, view);
+      bidding.classList.add("gi-auction-panel");
+      root.appendChild(bidding);
+    }
+    if (trade) { trade.classList.add("gi-trade-panel"); root.appendChild(trade); }
     var crews = pirates(model, view);
     crews.classList.add("hm-wide");
     root.appendChild(crews);
