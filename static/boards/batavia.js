@@ -107,19 +107,19 @@
       return el("tr", {},
         el("th", {}, companyTag(c, NAMES[c])),
         el("td", {}, holder === null || holder === undefined ? el("span", { class: "bt-muted" }, "–") : seatDot(model, holder)),
-        el("td", { class: "hm-num" }, String(v.cards_in_play[c])),
+        el("td", { class: "hm-num", title: turn.played && turn.played[c] ? turn.played[c] + " played this turn" : null },
+          String(v.cards_in_play[c]) + (turn.played && turn.played[c] ? " (+" + turn.played[c] + ")" : "")),
         el("td", { class: "hm-num" }, v.lot[c] ? String(v.lot[c]) : "–"),
         hand ? el("td", { class: "hm-num" }, String(hand[c])) : null,
         el("td", {},
           play.map(function (e) { return B.controlFor(model, e, "play 1"); }),
-          conv.map(function (e) { return B.controlFor(model, e, "convert"); }),
-          turn.played && turn.played[c] ? el("span", { class: "bt-small" }, " +" + turn.played[c] + " this turn") : null));
+          conv.map(function (e) { return B.controlFor(model, e, "return a post"); })));
     });
     var extra = where(model, function (a) { return a.type === "done" || a.type === "convert_done"; });
     return B.panel("Companies",
       el("div", { class: "bt-table-wrap" }, el("table", { class: "hm-table" },
         el("thead", {}, el("tr", {}, el("th", {}, "Company"), el("th", {}, "Seal"), el("th", { class: "hm-num" }, "In play"),
-          el("th", { class: "hm-num" }, "Lot"), hand ? el("th", { class: "hm-num" }, "Your hand") : null, el("th", {}, ""))),
+          el("th", { class: "hm-num" }, "Lot"), hand ? el("th", { class: "hm-num" }, "Hand") : null, el("th", {}, ""))),
         el("tbody", {}, rows))),
       el("p", { class: "bt-small" }, "Cards in play: ", el("strong", {}, String(v.cards_in_play_total)),
         " of " + v.pirate_threshold + " before pirates attack the biggest company."),

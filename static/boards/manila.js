@@ -45,6 +45,25 @@
 
   function where(model, pred) { return B.legalWhere(model, pred); }
 
+  // Whether the seat is a stowaway (docs/engines/manila.md, "Stowaway"): it may take a
+  // free boat seat for nothing. Read from the public view, to label the seat "free".
+  function stowaway(model) {
+    var v = model.view;
+    var me = v.players.filter(function (p) { return p.seat === model.seat; })[0];
+    if (!me) { return false; }
+    var money = me.cash + 12 * (me.shares - me.mortgaged);
+    var costs = [];
+    GOODS.forEach(function (g) {
+      var boat = v.boats[g];
+      if (boat && !boat.berth && boat.next_seat_cost !== null) { costs.push(boat.next_seat_cost); }
+    });
+    Object.keys(v.spaces).forEach(function (k) {
+      if (v.spaces[k].seat === null || v.spaces[k].seat === undefined) { costs.push(v.spaces[k].cost); }
+    });
+    if ((v.pirate_ship || []).length < 2) { costs.push(5); }
+    return costs.length > 0 && (money === 0 || money < Math.min.apply(null, costs));
+  }
+
   // ------------------------------------------------------------ the boats
   function boatCard(model, good, boat) {
     var v = model.view;
@@ -55,7 +74,7 @@
       } else if (i === boat.crew.length) {
         var place = where(model, function (a) { return a.type === "place" && a.space === good; });
         seats.push(place.length
-          ? B.controlFor(model, place[0], String(boat.next_seat_cost), "mn-seat-control")
+          ? B.controlFor(model, place[0], stowaway(model) ? "free" : String(boat.next_seat_cost), "mn-seat-control")
           : emptyDot(String(boat.next_seat_cost), "next seat costs " + boat.next_seat_cost));
       } else {
         seats.push(emptyDot("", "seat"));
@@ -131,6 +150,7 @@
     // boats loaded but not yet on the route (position -1)
     var waiting = columns.filter(function (g) { return v.boats[g] && v.boats[g].position < 0; });
     return B.panel("The sea" + (v.ashore ? " — " + v.ashore + " stays ashore" : ""),
+      starting.length ? el("p", { class: "mn-small" }, "Start each boat on a space 0–5; the three starting spaces add up to 9.") : null,
       grid,
       waiting.length ? el("div", { class: "mn-waiting" }, el("span", { class: "mn-muted" }, "Waiting to start: "),
         waiting.map(function (g) { return boatCard(model, g, v.boats[g]); })) : null);
@@ -202,7 +222,7 @@
       v.large_pilot_first_step ? el("p", { class: "mn-small" }, "Large pilot moved the " +
         v.large_pilot_first_step.good + " boat " + (v.large_pilot_first_step.move > 0 ? "forward" : "back") + " once.") : null,
       pilotStop.length ? el("div", { class: "hm-controls" }, pilotStop.map(function (e) {
-        return B.controlFor(model, e, "pilot: stop");
+        return B.controlFor(model, e, "pilot: move no more");
       })) : null);
   }
 
@@ -280,7 +300,7 @@
     return B.panel("Players",
       el("div", { class: "mn-table-wrap" }, el("table", { class: "hm-table" },
         el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "hm-num" }, "Pesos"),
-          el("th", {}, "Shares"), el("th", { class: "hm-num" }, "Loans"), el("th", { class: "hm-num" }, "Accompl."),
+          el("th", {}, "Shares"), el("th", { class: "hm-num" }, "Loans"), el("th", { class: "hm-num", title: "accomplices left" }, "Acc."),
           null)),
         el("tbody", {}, rows))),
       redeem.length ? el("div", { class: "hm-controls" }, el("span", { class: "mn-small" }, "Redeem mortgaged shares (15 ₱ each):"),

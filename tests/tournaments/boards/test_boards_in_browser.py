@@ -12,11 +12,14 @@ reason where Chromium or its driver is missing (``.ci/run`` installs both).
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
 
-from tournaments.board_models import random_position
+import engines
+from engines import CHANCE, Dealer
+from tournaments.board_models import board_model, random_position
 
 from .webdriver import MISSING, Browser
 
@@ -105,3 +108,71 @@ def test_board_at_the_end_and_on_a_phone(live_server, shots, slug) -> None:
         check_board(phone, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-phone-end.png")
     with Browser() as desktop:
         check_board(desktop, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-end-seat0.png")
+
+
+def decision_models(slug: str, players: int, seed: int, every: int) -> list[dict]:
+    """The model of every ``every``-th decision of a whole random game, for the seat to move."""
+    rules = engines.get(slug)
+    state = rules.new_game(players)
+    dealer, rng = Dealer(seed), random.Random(seed)
+    models, decisions = [], 0
+    while not state.is_over:
+        mover = state.to_move[0]
+        if mover == CHANCE:
+            state.apply(mover, dealer.choose(state))
+            continue
+        if decisions % every == 0:
+            models.append(board_model(state, mover, playing=True))
+        decisions += 1
+        state.apply(mover, rng.choice(state.legal_actions(mover)))
+    models.append(board_model(state, 0, playing=True))
+    return models
+
+
+RENDER_ALL = """
+var models = arguments[0], out = [];
+models.forEach(function (model) {
+  var root = document.createElement("div");
+  document.body.appendChild(root);
+  var picked = [];
+  model.onAction = function (index) { picked.push(index); };
+  try {
+    HMBoards.render(root, model);
+  } catch (error) {
+    out.push({error: String(error)});
+    return;
+  }
+  var buttons = Array.from(root.querySelectorAll(".hm-control")).filter(b => !b.disabled);
+  buttons.forEach(function (b) { b.click(); });
+  out.push({
+    indices: buttons.map(b => Number(b.getAttribute("data-action-index"))),
+    picked: picked,
+    fallback: root.querySelectorAll(".hm-fallback .hm-control").length,
+  });
+  root.remove();
+});
+return out;
+"""
+
+
+# Seeds whose game offers every action type of the engine at least once.
+WHOLE_GAMES = [("manila", 5, 9, 1, 16), ("batavia", 5, 4, 2, 8)]
+
+
+@pytest.mark.parametrize(("slug", "players", "seed", "every", "kinds"), WHOLE_GAMES)
+def test_every_phase_of_a_whole_game_gets_its_controls(
+    live_server, slug, players, seed, every, kinds
+) -> None:
+    """Across a whole game, each legal action has exactly one control, on the board itself."""
+    models = decision_models(slug, players, seed, every)
+    assert len({e["action"]["type"] for m in models for e in m["legal"]}) == kinds
+    with Browser() as browser:
+        browser.get(f"{live_server.url}/boards/{slug}/?players={players}")
+        results = browser.run(RENDER_ALL, models)
+        assert browser.run("return window.boardErrors;") == []
+    for model, result in zip(models, results, strict=True):
+        where = f"{slug} {model['view'].get('phase')}: {[e['text'] for e in model['legal']][:5]}"
+        assert "error" not in result, f"{where}: {result.get('error')}"
+        assert sorted(result["indices"]) == list(range(len(model["legal"]))), where
+        assert result["picked"] == result["indices"], where
+        assert result["fallback"] == 0, f"{where}: legal actions without a place on the board"
