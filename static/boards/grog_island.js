@@ -393,20 +393,27 @@
     return B.panel("Pirates", el("div", { class: "gi-pirates" }, view.players.map(function (p) { return pirate(model, view, p); })));
   }
 
+  /** The final standings (shared look) and where each pirate's points came from. */
   function finalPanel(model, view) {
     if (!view.final) { return null; }
     var f = view.final;
-    var rows = f.breakdown.slice().sort(function (a, b) { return f.ranks[a.seat] - f.ranks[b.seat]; }).map(function (b) {
-      var objectives = Object.keys(b.objectives).map(function (k) { return objectiveName(k).split(":")[0].split(" (")[0] + " " + b.objectives[k]; }).join(", ");
-      return el("tr", {}, el("td", {}, "#" + f.ranks[b.seat]), el("td", {}, B.seatChip(model, b.seat)),
-        el("td", { class: "hm-num" }, String(b.track_vp)), el("td", { class: "hm-num" }, String(b.treasure_vp)),
-        el("td", { class: "hm-num" }, String(b.coin_vp)), el("td", {}, objectives || "—"),
-        el("td", { class: "hm-num" }, el("strong", {}, String(b.total))));
+    var bySeat = {};
+    f.breakdown.forEach(function (b) { bySeat[b.seat] = b; });
+    var panel = B.standings(model, f.scores, f.ranks, "VP", function (seat) {
+      var b = bySeat[seat];
+      if (!b) { return ""; }
+      var objectives = 0;
+      Object.keys(b.objectives).forEach(function (k) { objectives += b.objectives[k]; });
+      return "(track " + b.track_vp + ", treasure " + b.treasure_vp + ", coins " + b.coin_vp +
+        ", objectives " + objectives + "; " + plural(b.coins, "coin") + " left)";
     });
-    return B.panel("Final score", el("div", { class: "table-wrap" }, el("table", { class: "hm-table" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", {}, "Pirate"), el("th", { class: "hm-num" }, "Track"),
-        el("th", { class: "hm-num" }, "Treasure"), el("th", { class: "hm-num" }, "Coins"), el("th", {}, "Objectives"), el("th", { class: "hm-num" }, "Total"))),
-      el("tbody", {}, rows))));
+    var ranked = f.breakdown.slice().sort(function (a, b) { return f.ranks[a.seat] - f.ranks[b.seat] || a.seat - b.seat; });
+    panel.appendChild(el("ul", { class: "gi-final-objectives" }, ranked.map(function (b) {
+      return el("li", {}, B.seatChip(model, b.seat, true), " ", Object.keys(b.objectives).map(function (k) {
+        return objectiveName(k).split(":")[0].split(" (")[0] + " " + b.objectives[k];
+      }).join(" · ") || "no objectives");
+    })));
+    return panel;
   }
 
   function render(root, model) {
@@ -419,7 +426,7 @@
     if (view.stage === "bid" || view.stage === "pay") { root.classList.add("gi-focus-auction"); }
     if (view.stage === "trade") { root.classList.add("gi-focus-trade"); }
     var result = finalPanel(model, view);
-    if (result) { result.classList.add("hm-wide"); root.appendChild(result); }
+    if (result) { root.appendChild(result); }
     var map = island(model, view);
     map.classList.add("hm-wide");
     root.appendChild(map);
