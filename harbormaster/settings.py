@@ -227,6 +227,9 @@ SPECTACULAR_SETTINGS = {
         "EngineEnum": "botapi.models.engine_slugs",
         "BotStatusEnum": "botapi.models.Bot.Status",
         "GameStatusEnum": "tournaments.models.Game.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
+        "EntrantStatusEnum": "tournaments.models.Entrant.Status",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
     },
 }
 

@@ -84,6 +84,13 @@ def leaderboard(engine: str, order_by: str = "trueskill") -> list[LeaderboardRow
     Games played is the most any system counted (they count the same games).
     """
     scope = RatingScope.objects.filter(kind=RatingScope.Kind.GLOBAL, engine=engine).first()
+    return scope_leaderboard(scope, order_by)
+
+
+def scope_leaderboard(
+    scope: RatingScope | None, order_by: str = "trueskill"
+) -> list[LeaderboardRow]:
+    """One rating scope's ladder (an engine's global one, or a league's), best first."""
     if scope is None:
         return []
     ratings = Rating.objects.filter(scope=scope, system__in=LEADERBOARD_SYSTEMS).select_related(

@@ -1,10 +1,11 @@
-"""Web pages of games and leaderboards, included at the site root by ``harbormaster/urls.py``."""
+"""Web pages of games, leaderboards, tournaments and leagues, included at the site root by
+``harbormaster/urls.py``."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from . import board_views, views
+from . import board_views, event_views, views
 
 app_name = "tournaments"
 
@@ -13,4 +14,8 @@ urlpatterns = [
     path("boards/<slug:engine>/", board_views.board_preview, name="board-preview"),
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<slug:engine>/", views.leaderboard, name="leaderboard"),
+    path("tournaments/", event_views.tournament_list, name="tournaments"),
+    path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
+    path("leagues/<slug:slug>/", event_views.league_page, name="league"),
 ]

@@ -13,6 +13,11 @@
   var SHORT = { england: "EN", netherlands: "NL", france: "FR", denmark: "DK", sweden: "SE" };
   var GOODS = ["tea", "cotton", "porcelain", "silk", "ginger", "nutmeg", "pepper"];
   var PHASES = {
+    deal: "Dealing the cards",
+    roll: "The auctioneer rolls the die",
+    lot: "Ship cards join the lot",
+    draw: "Drawing ship cards",
+    reveal: "Turning up trading posts",
     bid: "Auction for the lot",
     act: "Draw or play cards",
     play: "Playing cards",
@@ -178,22 +183,22 @@
       var letters = own && v.private ? String(v.private.letters) : (v.letters ? String(v.letters[p.seat]) : "hidden");
       var bd = final && final.breakdown ? final.breakdown.filter(function (b) { return b.seat === p.seat; })[0] : null;
       return el("tr", { class: own ? "bt-me" : null },
-        el("td", {}, B.seatChip(model, p.seat),
+        el("td", { "data-label": "" }, B.seatChip(model, p.seat),
           v.first_player === p.seat ? el("span", { class: "hm-tag", title: "first player (has the first-player ship)" }, "first") : null,
           v.auctioneer === p.seat ? el("span", { class: "hm-tag", title: "auctioneer" }, "auctioneer") : null),
-        el("td", { class: "hm-num" }, String(p.hand_size)),
-        el("td", { class: letters === "hidden" ? "hm-hidden" : "hm-num" }, letters),
-        el("td", {}, COMPANIES.filter(function (c) { return p.front[c]; }).map(function (c) { return companyTag(c, p.front[c] + " " + SHORT[c]); })),
-        el("td", {}, COMPANIES.filter(function (c) { return p.posts[c]; }).map(function (c) { return companyTag(c, p.posts[c] + " " + SHORT[c]); })),
-        el("td", { class: "bt-small" }, GOODS.filter(function (g) { return p.crates[g]; }).map(function (g) {
+        el("td", { class: "hm-num", "data-label": "Cards" }, String(p.hand_size)),
+        el("td", { class: letters === "hidden" ? "hm-hidden" : "hm-num", "data-label": "Letters" }, letters),
+        el("td", { "data-label": "In front" }, COMPANIES.filter(function (c) { return p.front[c]; }).map(function (c) { return companyTag(c, p.front[c] + " " + SHORT[c]); })),
+        el("td", { "data-label": "Posts" }, COMPANIES.filter(function (c) { return p.posts[c]; }).map(function (c) { return companyTag(c, p.posts[c] + " " + SHORT[c]); })),
+        el("td", { class: "bt-small", "data-label": "Warehouses" }, GOODS.filter(function (g) { return p.crates[g]; }).map(function (g) {
           return el("span", { class: "hm-tag" }, p.crates[g] + " " + g);
         }), el("span", { class: "bt-muted" }, " (" + p.crates_left + " left)")),
-        el("td", { class: "hm-num" }, String(p.gold) + (p.final_hex ? " + hex" : "")),
-        final ? el("td", { class: "hm-num", title: bd ? "conversions " + bd.conversions + ", letters " + bd.letters + ", final hex " + bd.final_hex + ", seals " + bd.seals : "" },
+        el("td", { class: "hm-num", "data-label": "Gold" }, String(p.gold) + (p.final_hex ? " + hex" : "")),
+        final ? el("td", { class: "hm-num", "data-label": "Score", title: bd ? "conversions " + bd.conversions + ", letters " + bd.letters + ", final hex " + bd.final_hex + ", seals " + bd.seals : "" },
           String(final.scores[p.seat])) : null);
     });
     return B.panel("Players",
-      el("div", { class: "bt-table-wrap" }, el("table", { class: "hm-table" },
+      el("div", { class: "bt-table-wrap" }, el("table", { class: "hm-table bt-players" },
         el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "hm-num" }, "Cards"), el("th", { class: "hm-num" }, "Letters"),
           el("th", {}, "In front"), el("th", {}, "Posts"), el("th", {}, "Warehouses"), el("th", { class: "hm-num" }, "Gold"),
           final ? el("th", { class: "hm-num" }, "Score") : null)),

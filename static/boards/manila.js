@@ -294,7 +294,8 @@
         el("td", { class: "hm-num" }, String(p.cash)),
         el("td", {}, shares, detail),
         el("td", { class: "hm-num" }, p.mortgaged ? String(p.mortgaged) : "–"),
-        el("td", { class: "hm-num" }, String(p.accomplices_left) + (v.phase === "place" && !p.placing ? " (passed)" : "")),
+        el("td", { class: "hm-num" }, String(p.accomplices_left),
+          v.phase === "place" && !p.placing ? el("div", { class: "mn-small mn-muted" }, "passed") : null),
         null);
     });
     return B.panel("Players",

@@ -48,6 +48,8 @@ SEMANTIC_400 = {
     "count and options depend on the engine; a chosen seed cannot be rated",
     "POST /api/v1/games/{game_id}/moves": "the action must be legal and the request_id that "
     "of the ply",
+    "POST /api/v1/tournaments/{id}/entries/": "the bot must be one of yours that plays the "
+    "engine, and the tournament one whose entries are open",
 }
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/schema/?format=json", application)

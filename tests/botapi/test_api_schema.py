@@ -35,9 +35,21 @@ def test_spectacular_validates_without_warnings(tmp_path) -> None:
         "/api/v1/bots/{id}/ping/",
         "/api/v1/bots/{id}/games/",
         "/api/v1/bots/{id}/games/{game_id}/moves/",
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/{id}/",
+        "/api/v1/tournaments/{id}/rounds/",
+        "/api/v1/tournaments/{id}/standings/",
+        "/api/v1/tournaments/{id}/crosstable/",
+        "/api/v1/tournaments/{id}/entries/",
+        "/api/v1/tournaments/{id}/entries/{bot_id}/",
     ):
         assert path in paths, path
     assert "put" not in paths["/api/v1/bots/{id}/"]
+    assert set(paths["/api/v1/tournaments/{id}/entries/"]) == {"post"}
+    assert set(paths["/api/v1/tournaments/{id}/entries/{bot_id}/"]) == {"delete"}
+    # the event seed is null until the event has ended, and says so
+    seed = schema["components"]["schemas"]["Tournament"]["properties"]["seed"]
+    assert seed["nullable"] is True and "null while the event is on" in seed["description"]
     # the secret is only ever an answer, never readable from a bot
     assert "signing_secret" not in schema["components"]["schemas"]["Bot"]["properties"]
     assert "signing_secret" in schema["components"]["schemas"]["BotCreated"]["properties"]

@@ -30,6 +30,7 @@ def test_bodies_that_refuse_unknown_fields_say_so(schema) -> None:
         "TokenRequestRequest",
         "GameCreateRequest",
         "SeatSpecRequest",
+        "EntryRequestRequest",
     ):
         assert components[name]["additionalProperties"] is False, name
     move = components["MoveRequestRequest"]
@@ -48,11 +49,19 @@ def test_the_frameworks_own_answers_are_documented(schema) -> None:
             "201", "400", "401", "404", "409", "413", "415"
         },
         ("get", "/api/v1/games/{id}/"): {"200", "401", "404"},
+        ("get", "/api/v1/tournaments/"): {"200", "400", "401", "404"},
+        ("get", "/api/v1/tournaments/{id}/standings/"): {"200", "401", "404"},
+        ("post", "/api/v1/tournaments/{id}/entries/"): {
+            "201", "400", "401", "404", "409", "413", "415"
+        },
+        ("delete", "/api/v1/tournaments/{id}/entries/{bot_id}/"): {
+            "204", "400", "401", "404", "409"
+        },
     }  # fmt: skip
     for (method, path), statuses in expected.items():
         responses = operation(schema, method, path)["responses"]
         assert set(responses) == statuses, (method, path, sorted(responses))
-        for status in statuses - {"200", "201"}:
+        for status in statuses - {"200", "201", "204"}:
             assert "application/json" in responses[status].get("content", {}), (path, status)
     assert operation(schema, "post", "/api/v1/games/")["requestBody"]["content"].keys() == {
         "application/json"

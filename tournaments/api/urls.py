@@ -5,12 +5,14 @@ from __future__ import annotations
 from rest_framework.routers import SimpleRouter
 
 from tournaments.api import arena
+from tournaments.api.events import TournamentViewSet
 from tournaments.api.views import GameViewSet
 
 app_name = "games-api"
 
 router = SimpleRouter(trailing_slash=True)
 router.register("games", GameViewSet, basename="game")
+router.register("tournaments", TournamentViewSet, basename="tournament")
 
 urlpatterns = router.urls
 urlpatterns += arena.urlpatterns  # leagues/{slug}/arena/

@@ -105,6 +105,11 @@ def test_board_at_the_end_and_on_a_phone(live_server, shots, slug) -> None:
         )
         width = phone.run("return document.documentElement.scrollWidth;")
         assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+        wide = phone.run(
+            "return Array.from(document.querySelectorAll('#board table'))"
+            ".filter(t => t.scrollWidth > t.parentElement.clientWidth + 1).length;"
+        )
+        assert wide == 0, "a board table is wider than the phone"
         check_board(phone, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-phone-end.png")
     with Browser() as desktop:
         check_board(desktop, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-end-seat0.png")

@@ -1,0 +1,321 @@
+"""What the tournament and league pages (and the tournaments API) show: the reads.
+
+Views and serializers only render what is gathered here, so the rules of what
+may be shown live in one place:
+
+* a draft tournament is the organiser's business: it is neither listed nor
+  readable by id (:func:`public_tournaments`);
+* the event seed only through ``tournaments.events.event_seed_revealed``
+  (never while the event runs); its commitment from the start;
+* a table's result only once it is finished (its results come from the
+  event's history, the same finished tables the standings count), and a
+  game's own seed is never shown here at all (the game page has the
+  spectator's rules).
+
+Every function reads a bounded number of queries whatever the event's size:
+entrants in one, rounds with their tables in two, the games of the event in
+one (tests count them at two sizes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+
+from ratings.models import RatingScope
+
+from . import formats, listings, spectator
+from .events.rounds import settings_of
+from .formats import standings
+from .models import Entrant, Game, League, Round, Tournament
+
+Status = Tournament.Status
+
+LISTED_ORDER = (
+    Status.RUNNING,
+    Status.PAUSED,
+    Status.ENTRIES_OPEN,
+    Status.FINISHED,
+    Status.CANCELLED,
+)
+"""Public tournaments, in the order the list shows them: what is being played first."""
+
+COUNTED_ENTRANTS = (
+    Entrant.Status.ACTIVE,
+    Entrant.Status.WITHDRAWN,
+    Entrant.Status.DISQUALIFIED,
+)
+"""Entrants the pages show; one waiting for the organiser's approval is not in yet."""
+
+
+def public_tournaments() -> QuerySet[Tournament]:
+    """Every tournament past its draft, running ones first, with its entrant count."""
+    order = Case(
+        *(When(status=status, then=Value(index)) for index, status in enumerate(LISTED_ORDER)),
+        default=Value(len(LISTED_ORDER)),
+        output_field=IntegerField(),
+    )
+    return (
+        Tournament.objects.filter(status__in=LISTED_ORDER)
+        .select_related("league")
+        .annotate(
+            entrant_count=Count("entrants", filter=Q(entrants__status__in=COUNTED_ENTRANTS)),
+            listed_order=order,
+        )
+        .order_by("listed_order", "-started_at", "-created_at", "-id")
+    )
+
+
+# ------------------------------------------------------------------ entrants
+@dataclass(frozen=True)
+class EntrantView:
+    """An entrant as the pages show it: name, seed order, and why it left if it did."""
+
+    id: int
+    competitor_id: int
+    name: str
+    kind: str
+    seed_order: int
+    status: str
+    reason: str
+
+    @property
+    def left(self) -> bool:
+        """Withdrawn or disqualified: still in the results, no longer paired."""
+        return self.status != Entrant.Status.ACTIVE
+
+    @property
+    def status_label(self) -> str:
+        return Entrant.Status(self.status).label
+
+
+def entrants_of(tournament: Tournament) -> list[EntrantView]:
+    """The tournament's entrants (not those waiting for approval), top seed first; one query."""
+    rows = (
+        Entrant.objects.filter(tournament=tournament, status__in=COUNTED_ENTRANTS)
+        .select_related("competitor")
+        .order_by("seed_order", "id")
+    )
+    return [entrant_view(row) for row in rows]
+
+
+def entrant_view(row: Entrant) -> EntrantView:
+    """One Entrant row (its competitor loaded) as the pages show it."""
+    return EntrantView(
+        id=row.pk,
+        competitor_id=row.competitor_id,
+        name=row.competitor.name,
+        kind=row.competitor.kind,
+        seed_order=row.seed_order,
+        status=row.status,
+        reason=row.reason,
+    )
+
+
+def unknown_entrant(entrant_id: int) -> EntrantView:
+    """Stands in for an id no entrant row has (never expected; the page still renders)."""
+    return EntrantView(entrant_id, 0, f"entrant {entrant_id}", "", 0, Entrant.Status.ACTIVE, "")
+
+
+# ------------------------------------------------------------ rounds, tables
+@dataclass(frozen=True)
+class TableGame:
+    """A game a table plays (several for a duplicate set): a link and its status."""
+
+    id: int
+    status: str
+
+    @property
+    def finished(self) -> bool:
+        return self.status == Game.Status.FINISHED
+
+
+@dataclass(frozen=True)
+class TableSeat:
+    """An entrant at a table, in seat order; its placing once the table is finished."""
+
+    position: int
+    entrant: EntrantView
+    rank: int | None
+    score: float | None
+    points: float | None
+    """Placement points earned at this table (``formats.standings.table_points``)."""
+
+
+@dataclass(frozen=True)
+class TableView:
+    number: int
+    seats: list[TableSeat]
+    games: list[TableGame]
+    finished: bool
+
+    @property
+    def placings(self) -> list[TableSeat]:
+        """The seats best first once finished (seat order before)."""
+        if not self.finished:
+            return self.seats
+        return sorted(self.seats, key=lambda seat: (seat.rank or 0, seat.position))
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "finished"
+        if any(game.status == Game.Status.RUNNING for game in self.games):
+            return "running"
+        if any(game.status == Game.Status.ABORTED for game in self.games):
+            return "aborted"
+        return "scheduled"
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    status: str
+    tables: list[TableView]
+    byes: list[EntrantView]
+
+
+def rounds_of(
+    tournament: Tournament, entrants: Sequence[EntrantView], history: formats.History
+) -> list[RoundView]:
+    """Every round with its tables in table order, seats in seat order, games and results.
+
+    A table's result is the history's (``tournaments.events.history_of``): the
+    same finished tables, duplicate sets aggregated, that the standings count.
+    Three queries: rounds, their tables, the event's games.
+    """
+    by_id = {entrant.id: entrant for entrant in entrants}
+    rounds = list(
+        Round.objects.filter(tournament=tournament).prefetch_related("tables").order_by("number")
+    )
+    games: dict[int, list[TableGame]] = {}
+    for game_id, table_id, status in (
+        Game.objects.filter(tournament=tournament, table__isnull=False)
+        .order_by("id")
+        .values_list("id", "table_id", "status")
+    ):
+        games.setdefault(table_id, []).append(TableGame(game_id, status))
+    results = {(result.round, tuple(result.seats)): result for result in history.results}
+    views = []
+    for round_ in rounds:
+        tables = []
+        for table in sorted(round_.tables.all(), key=lambda table: table.number):
+            seats = [int(key) for key in table.seats]
+            result = results.get((round_.number, tuple(seats)))
+            points = standings.table_points(result.ranks) if result else None
+            tables.append(
+                TableView(
+                    number=table.number,
+                    seats=[
+                        TableSeat(
+                            position=position,
+                            entrant=by_id.get(key) or unknown_entrant(key),
+                            rank=result.ranks[position] if result else None,
+                            score=result.scores[position] if result else None,
+                            points=points[position] if points else None,
+                        )
+                        for position, key in enumerate(seats)
+                    ],
+                    games=games.get(table.pk, []),
+                    finished=result is not None,
+                )
+            )
+        views.append(
+            RoundView(
+                number=round_.number,
+                status=round_.status,
+                tables=tables,
+                byes=[by_id.get(int(key)) or unknown_entrant(int(key)) for key in round_.byes],
+            )
+        )
+    return views
+
+
+# ----------------------------------------------------------------- settings
+def total_rounds(tournament: Tournament, entrant_count: int) -> int | None:
+    """Rounds the event will have: the organiser's number, else the format's, if it knows."""
+    if tournament.rounds:
+        return tournament.rounds
+    try:
+        return formats.get(tournament.format).total_rounds(entrant_count, settings_of(tournament))
+    except formats.FormatError:  # too few entrants yet: nothing to say
+        return None
+
+
+def seconds(ms: int) -> str:
+    """5000 -> "5 s", 1500 -> "1.5 s", 90000 -> "90 s"."""
+    return f"{ms / 1000:g} s"
+
+
+def settings_in_words(tournament: Tournament, entrant_count: int) -> list[tuple[str, str]]:
+    """The settings as (what, plain words) pairs, for people rather than the admin."""
+    t = tournament
+    tables = f"{t.table_size} players each"
+    if t.min_table_size < t.table_size:
+        tables += f" (down to {t.min_table_size} when the entrants do not divide evenly)"
+    rounds = total_rounds(t, entrant_count)
+    if t.format == Tournament.Format.KNOCKOUT:
+        rounds_text = (
+            f"until the final table; the best {t.advance_per_table} of each table go through"
+        )
+    elif rounds:
+        rounds_text = f"{rounds}" + (" (set by the format)" if not t.rounds else "")
+    else:
+        rounds_text = "decided by the format once the entrants are known"
+    time = f"{seconds(t.move_time_ms)} per move"
+    if t.time_bank_ms:
+        time += f", plus a time bank of {seconds(t.time_bank_ms)} per player and game"
+    if not t.rated:
+        rated = "no: the games change no rating"
+    elif t.league_id:
+        rated = f"yes: every game counts for the ratings, also in the league {t.league.name}"
+    else:
+        rated = "yes: every game counts for the ratings"
+    if t.duplicate:
+        duplicate = (
+            "yes: every table plays its deal once per seat rotation, with the same dice "
+            "and cards, so luck evens out; the table's result adds up the set"
+        )
+    else:
+        duplicate = "no: one game per table"
+    rows = [
+        ("Game", listings.engine_name(t.engine)),
+        ("Format", Tournament.Format(t.format).label),
+        ("Tables", tables),
+        ("Rounds", rounds_text),
+        ("Time control", time),
+        ("Rated", rated),
+        ("Duplicate", duplicate),
+    ]
+    if t.format == Tournament.Format.SWISS and t.bye_points is not None:
+        rows.append(("Bye", f"{t.bye_points:g} placement points"))
+    if t.options:
+        rows.append(("Game options", ", ".join(f"{k} = {v}" for k, v in sorted(t.options.items()))))
+    return rows
+
+
+# ------------------------------------------------------------------ leagues
+def league_scope(league: League) -> RatingScope | None:
+    """The league's rating scope, if a rated game has made it yet (reading creates nothing)."""
+    return RatingScope.objects.filter(kind=RatingScope.Kind.LEAGUE, league=league).first()
+
+
+def league_leaderboard(
+    league: League, order_by: str = "trueskill"
+) -> list[listings.LeaderboardRow]:
+    return listings.scope_leaderboard(league_scope(league), order_by)
+
+
+def arena_games(league: League, limit: int = 10) -> list[listings.GameSummary]:
+    """The league's newest arena games (games of the league outside its tournaments)."""
+    games = (
+        listings.games_with_seats()
+        .filter(league=league, tournament__isnull=True, listed=True)
+        .order_by("-created_at", "-id")
+    )
+    return [
+        listings.GameSummary(game, listings.engine_name(game.engine), spectator.public_seats(game))
+        for game in games[:limit]
+    ]

@@ -1,0 +1,158 @@
+"""Standings and crosstable of a tournament, from its rows: the database side of
+``tournaments.formats.standings``.
+
+The pure function ranks entrant keys from a :class:`formats.History`; this
+adapter reads the history (``history_of``) and the entrants once, passes
+everyone who took part (withdrawn and disqualified entrants keep the points
+they earned and are marked), and hands back rows with names that the pages,
+the CSV export and the API render as they are. Two queries for the entrants
+and whatever ``history_of`` needs, the same for 9 entrants or 900: nothing
+here queries per entrant, table or game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournaments import event_listings, formats
+from tournaments.event_listings import EntrantView
+from tournaments.events import history_of
+from tournaments.events.rounds import settings_of
+from tournaments.formats import standings as pure
+from tournaments.models import Tournament
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One entrant's line: rank, points and the tie-breaks, in the standings' order.
+
+    ``tables`` counts the tables played, ``byes`` the rounds sat out;
+    ``placings[i]`` the tables finished in place i+1.
+    """
+
+    rank: int
+    entrant: EntrantView
+    points: float
+    tablemates_points: float
+    game_score: float
+    head_to_head: float
+    tables: int
+    byes: int
+    placings: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CrossCell:
+    """The row entrant's record against the column entrant over the tables they shared."""
+
+    opponent_id: int
+    meetings: int
+    above: int
+    below: int
+    level: int
+    score_difference: float
+
+    @property
+    def text(self) -> str:
+        """ "2-1" with an en dash (placed above twice, below once); " =1" for a shared place."""
+        shown = f"{self.above}\N{EN DASH}{self.below}"
+        return shown + (f" ={self.level}" if self.level else "")
+
+
+@dataclass(frozen=True)
+class CrossRow:
+    rank: int
+    entrant: EntrantView
+    cells: list[CrossCell | None]
+    """One per column, in the columns' order; None on the diagonal and where they never met."""
+
+
+@dataclass(frozen=True)
+class Crosstable:
+    """Rows and columns both in standings order (so the leader's row and column come first)."""
+
+    columns: list[EntrantView]
+    rows: list[CrossRow]
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything the tournament page needs about results, read once."""
+
+    entrants: list[EntrantView]
+    history: formats.History
+    standings: list[StandingRow]
+    crosstable: Crosstable
+
+
+def board(tournament: Tournament) -> Board:
+    """Entrants, history, standings and crosstable, from one read of the rows."""
+    entrants = event_listings.entrants_of(tournament)
+    history = history_of(tournament)
+    rows = _standings(tournament, entrants, history)
+    return Board(entrants, history, rows, _crosstable(rows, history))
+
+
+def standings(tournament: Tournament) -> list[StandingRow]:
+    """The tournament's standings, best first, every entrant that took part listed."""
+    return board(tournament).standings
+
+
+def crosstable(tournament: Tournament) -> Crosstable:
+    """Who placed above whom, pair by pair, in standings order."""
+    return board(tournament).crosstable
+
+
+def _standings(
+    tournament: Tournament, entrants: list[EntrantView], history: formats.History
+) -> list[StandingRow]:
+    by_key = {entrant.id: entrant for entrant in entrants}
+    lines = pure.standings(
+        [formats.Entrant(key=entrant.id, seed=entrant.seed_order) for entrant in entrants],
+        history,
+        settings_of(tournament),
+        inactive={entrant.id for entrant in entrants if entrant.left},
+    )
+    return [
+        StandingRow(
+            rank=line.rank,
+            entrant=by_key[line.key],
+            points=line.points,
+            tablemates_points=line.tablemates_points,
+            game_score=line.game_score,
+            head_to_head=line.head_to_head,
+            tables=line.games,
+            byes=line.byes,
+            placings=line.placings,
+        )
+        for line in lines
+    ]
+
+
+def _crosstable(rows: list[StandingRow], history: formats.History) -> Crosstable:
+    order = [row.entrant for row in rows]
+    grid = pure.crosstable([formats.Entrant(key=e.id, seed=e.seed_order) for e in order], history)
+    return Crosstable(
+        columns=order,
+        rows=[
+            CrossRow(
+                rank=row.rank,
+                entrant=row.entrant,
+                cells=[_cell(grid[row.entrant.id].get(other.id)) for other in order],
+            )
+            for row in rows
+        ],
+    )
+
+
+def _cell(meeting: pure.Meeting | None) -> CrossCell | None:
+    if meeting is None:
+        return None
+    return CrossCell(
+        opponent_id=meeting.opponent,
+        meetings=meeting.meetings,
+        above=meeting.above,
+        below=meeting.below,
+        level=meeting.level,
+        score_difference=meeting.score_difference,
+    )
