@@ -41,6 +41,10 @@
   var SPACES = ["Claim", "Claim", "+1 VP", "Lock", "+1 VP"];
   var STAGES = {
     setup: "Setup: each pirate takes a good and returns 2 objectives",
+    roll: "The start player rolls the five dice",
+    next_turn: "The auction",
+    end_auction: "The auction is decided",
+    end_round: "The round ends; the ships move on",
     bid: "The auction",
     trade_ship: "A pirate who passed picks a ship",
     trade: "Trading at a ship",
