@@ -80,7 +80,7 @@ class ScopeRatings:
     scope_name: str
     is_global: bool
     pool: str
-    """``mixed``, ``bots`` or ``people`` (a :class:`League.Pool` value; the global ladder: mixed)."""
+    """A :class:`League.Pool` value: mixed, bots or people (the global ladder is mixed)."""
     pool_text: str
     games: int
     elo: float | None
