@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from botapi.models import Bot
 from ratings.models import Rating, RatingScope
 from tournaments import listings, spectator
 from tournaments.models import Competitor, League
@@ -64,11 +65,16 @@ def profile_of_username(username: str) -> Profile | None:
 
 # ------------------------------------------------------------------ ratings
 POOL_TEXT = {
-    League.Pool.MIXED: "mixed: bots and people",
+    League.Pool.MIXED: "mixed",
     League.Pool.BOTS: "bots only",
     League.Pool.PEOPLE: "people only",
 }
-GLOBAL_POOL_TEXT = "mixed: every rated game of the engine, bots and people"
+POOL_TITLE = {
+    League.Pool.MIXED: "bots and people play in it",
+    League.Pool.BOTS: "only bots play in it",
+    League.Pool.PEOPLE: "only people play in it",
+}
+GLOBAL_TITLE = "every rated game of the engine counts: bots and people"
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,7 @@ class ScopeRatings:
     pool: str
     """A :class:`League.Pool` value: mixed, bots or people (the global ladder is mixed)."""
     pool_text: str
+    pool_title: str
     games: int
     elo: float | None
     trueskill: Rating | None
@@ -106,11 +113,11 @@ def ratings_by_scope(competitor: Competitor) -> list[ScopeRatings]:
         scope = scopes[scope_id]
         is_global = scope.kind == RatingScope.Kind.GLOBAL
         if is_global:
-            pool, pool_text, name = League.Pool.MIXED, GLOBAL_POOL_TEXT, "global ladder"
+            pool, title, name = League.Pool.MIXED, GLOBAL_TITLE, "global ladder"
         else:
             league = scope.league
             pool = League.Pool(league.pool)
-            pool_text, name = POOL_TEXT[pool], f"league {league.name}"
+            title, name = POOL_TITLE[pool], f"league {league.name}"
         elo = systems.get("elo")
         rows.append(
             ScopeRatings(
@@ -119,7 +126,8 @@ def ratings_by_scope(competitor: Competitor) -> list[ScopeRatings]:
                 scope_name=name,
                 is_global=is_global,
                 pool=str(pool.value),
-                pool_text=pool_text,
+                pool_text=POOL_TEXT[pool],
+                pool_title=title,
                 games=max((rating.games for rating in systems.values()), default=0),
                 elo=elo.value if elo is not None else None,
                 trueskill=systems.get("trueskill"),
@@ -142,4 +150,21 @@ def recent_games(competitor: Competitor, limit: int = RECENT_GAMES) -> list[list
     return [
         listings.GameSummary(game, listings.engine_name(game.engine), spectator.public_seats(game))
         for game in games[:limit]
+    ]
+
+
+# --------------------------------------------------------------------- bots
+@dataclass(frozen=True)
+class OwnBot:
+    """One of the person's bots as their profile lists it."""
+
+    bot: Bot
+    engine_names: list[str]
+
+
+def bots_of(user: Any) -> list[OwnBot]:
+    """The bots the user owns, by name, with the names of the games they play."""
+    return [
+        OwnBot(bot, [listings.engine_name(slug) for slug in bot.engines])
+        for bot in Bot.objects.filter(owner=user).order_by("name", "id")
     ]

@@ -12,8 +12,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
-from botapi.models import Bot
-
 from . import services
 from .forms import ConsentForm
 
@@ -45,7 +43,7 @@ def me(request: HttpRequest) -> HttpResponse:
             "saved": saved,
             "ratings": services.ratings_by_scope(profile.competitor),
             "games": services.recent_games(profile.competitor),
-            "bots": Bot.objects.filter(owner=request.user).order_by("name"),
+            "bots": services.bots_of(request.user),
             "token_hint": token.key[:TOKEN_HINT_LENGTH] if token else None,
         },
     )
