@@ -21,7 +21,9 @@ class Profile(models.Model):
     )
     competitor = models.OneToOneField(
         "tournaments.Competitor",
-        on_delete=models.PROTECT,
+        # RESTRICT: the competitor is not deleted alone, but deleting the user deletes
+        # both (the competitor's seats still protect a person who has played).
+        on_delete=models.RESTRICT,
         related_name="profile",
         help_text="The person's seat-holding, rated identity (kind 'person').",
     )

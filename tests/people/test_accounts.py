@@ -198,3 +198,29 @@ def test_password_reset_with_mismatched_passwords_changes_nothing(client: Client
     assert "You must type the same password each time" in response.content.decode()
     user.refresh_from_db()
     assert user.check_password(DEFAULT_PASSWORD)
+
+
+def test_sign_ups_are_rate_limited_per_address(client: Client, settings) -> None:
+    """allauth's sign-up limit: the third sign-up from one address within a minute is refused."""
+    settings.ACCOUNT_RATE_LIMITS = {"signup": "2/m/ip"}
+    for name in ("first", "second"):
+        assert sign_up(client, username=name, email=f"{name}@example.com").status_code == 302
+        client.logout()
+    response = sign_up(client, username="third", email="third@example.com")
+    assert response.status_code == 429
+    assert not get_user_model().objects.filter(username="third").exists()
+    assert Competitor.objects.filter(kind="person").count() == 2
+
+
+def test_signup_is_atomic_with_its_person(client: Client, monkeypatch) -> None:
+    """If making the person fails, the account is not left behind without one."""
+    from people import services
+
+    def broken(user):
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(services, "ensure_person", broken)
+    client.raise_request_exception = False
+    response = sign_up(client)
+    assert response.status_code == 500
+    assert nothing_created()

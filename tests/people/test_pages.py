@@ -161,3 +161,16 @@ def test_ensure_person_is_idempotent(person) -> None:
     again = services.ensure_person(person.user)
     assert again.pk == person.pk
     assert person.user.competitors.filter(kind="person").count() == 1
+
+
+def test_admin_lists_profiles_read_only_and_can_delete_the_user(client: Client, person) -> None:
+    from django.contrib.auth import get_user_model
+
+    client.force_login(UserFactory(admin=True, password=None))
+    listing = client.get("/admin/people/profile/")
+    assert listing.status_code == 200 and "marta" in listing.content.decode()
+    page = client.get(f"/admin/people/profile/{person.pk}/change/").content.decode()
+    assert 'name="accepts_bot_opponents"' not in page  # read-only
+    response = client.post(f"/admin/auth/user/{person.user.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not get_user_model().objects.filter(username="marta").exists()
