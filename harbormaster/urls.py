@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from botapi.api import errors
 from harbormaster import views
+from people import views as people_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,6 +26,7 @@ urlpatterns = [
     re_path(r"^api/", errors.not_found),
     # People: allauth's sign-up, sign-in, sign-out and password reset, then the person pages.
     path("accounts/profile/", RedirectView.as_view(pattern_name="people:me"), name="profile"),
+    path("accounts/login/", people_views.ThrottledLoginView.as_view(), name="account_login"),
     path("accounts/", include("allauth.urls")),
     path("", include("people.urls")),
     path("", include("tournaments.urls")),

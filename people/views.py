@@ -5,12 +5,15 @@ Only gathering and rendering: the data comes from :mod:`people.services`.
 
 from __future__ import annotations
 
+from allauth.account.views import LoginView
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
+
+from harbormaster import login_throttle
 
 from . import services
 from .forms import ConsentForm
@@ -66,3 +69,19 @@ def person_page(request: HttpRequest, username: str) -> HttpResponse:
             "games": services.recent_games(profile.competitor),
         },
     )
+
+
+class ThrottledLoginView(LoginView):
+    """allauth's sign-in; an attempt the login throttle refused answers 429 with Retry-After.
+
+    The form already says why (``people.adapter``); the status tells scripts,
+    as the admin's login page and the API's token exchange do.
+    """
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        refused = login_throttle.refusal(request)
+        if refused is not None and response.status_code == 200:
+            response.status_code = 429
+            response["Retry-After"] = str(refused.retry_after)
+        return response

@@ -174,3 +174,17 @@ def test_admin_lists_profiles_read_only_and_can_delete_the_user(client: Client, 
     response = client.post(f"/admin/auth/user/{person.user.pk}/delete/", {"post": "yes"})
     assert response.status_code == 302
     assert not get_user_model().objects.filter(username="marta").exists()
+
+
+@pytest.mark.parametrize(
+    "name", ["account_email", "account_change_password", "account_reset_password"]
+)
+def test_account_pages_linked_from_the_profile_render_in_the_site_layout(
+    client: Client, person, name: str
+) -> None:
+    client.force_login(person.user)
+    # (This account has no usable password: "change" leads on to "set a password".)
+    response = client.get(reverse(name), follow=True)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'class="site-header"' in page and 'class="account-form"' in page
