@@ -3,7 +3,8 @@
 Kept apart from the management command so that tests can call the steps
 directly. Three steps:
 
-* the demo superuser, reset to a published password;
+* the demo superuser, reset to a published password, and the demo person
+  (an ordinary player account a visitor signs in with), likewise;
 * a few games of every engine between the example bots, played for real:
   a greedy bot and five random bots are served over HTTP on 127.0.0.1 from
   this process (``botapi.sdk.serve_in_background``), registered as bots of the
@@ -46,6 +47,7 @@ from botapi.models import Bot
 from botapi.sdk import RunningBot, serve_in_background
 from botapi.sdk.examples.greedy import GreedyBot
 from botapi.sdk.examples.random_bot import RandomBot
+from people import services as people
 from tournaments import events
 from tournaments.creation import create_game
 from tournaments.models import Game, League, Tournament
@@ -54,6 +56,10 @@ from tournaments.seating import example_bots_username
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "harbormaster-demo"
 DEMO_ADMIN_EMAIL = "admin@example.com"
+
+DEMO_PERSON_USERNAME = "visitor"
+DEMO_PERSON_PASSWORD = "harbormaster-visitor"
+DEMO_PERSON_EMAIL = "visitor@example.com"
 
 DEMO_GAMES_PER_ENGINE = 2
 DEMO_MOVE_TIME_MS = 3000
@@ -90,6 +96,33 @@ def ensure_demo_admin() -> DemoAdmin:
     user.set_password(DEMO_ADMIN_PASSWORD)
     user.save()
     return DemoAdmin(DEMO_ADMIN_USERNAME, DEMO_ADMIN_PASSWORD, created)
+
+
+@dataclass(frozen=True)
+class DemoPerson:
+    username: str
+    password: str
+    created: bool
+
+
+def ensure_demo_person() -> DemoPerson:
+    """Create the demo person (an ordinary account, no staff rights), or reset its password.
+
+    It gets its person competitor like any sign-up (``people.services``) and
+    accepts bot opponents in rated games: the demo is about playing the
+    example bots.
+    """
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(
+        username=DEMO_PERSON_USERNAME, defaults={"email": DEMO_PERSON_EMAIL}
+    )
+    user.is_staff = False
+    user.is_superuser = False
+    user.is_active = True
+    user.set_password(DEMO_PERSON_PASSWORD)
+    user.save()
+    people.set_consent(user, True)
+    return DemoPerson(DEMO_PERSON_USERNAME, DEMO_PERSON_PASSWORD, created)
 
 
 # ------------------------------------------------------------ example bots

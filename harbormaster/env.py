@@ -31,6 +31,13 @@ ENV_VARS: tuple[str, ...] = (
     "LOG_LEVEL",
     "BOT_ENDPOINT_ALLOW",
     "TRUSTED_PROXIES",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "DEFAULT_FROM_EMAIL",
 )
 """Every environment variable that ``harbormaster/settings.py`` reads."""
 
@@ -218,3 +225,36 @@ def trusted_proxies(environ: Mapping[str, str]) -> list[str]:
                 f"TRUSTED_PROXIES: {item!r} is not an address or network such as 10.0.0.0/8"
             ) from None
     return items
+
+
+DEFAULT_FROM_EMAIL = "Harbormaster <harbormaster@localhost>"
+
+
+def email(environ: Mapping[str, str]) -> dict[str, Any]:
+    """How mail leaves: SMTP when EMAIL_HOST is set, else printed on the console.
+
+    The console is the default so that a demo or a laptop sends nothing
+    anywhere and a password-reset link can be read from the server's output.
+    EMAIL_USE_TLS (STARTTLS, port 587 by default) and EMAIL_USE_SSL (port 465)
+    exclude each other; asking for both stops the process at start-up.
+    """
+    host = read(environ, "EMAIL_HOST")
+    use_tls = as_bool(environ, "EMAIL_USE_TLS", default=False)
+    use_ssl = as_bool(environ, "EMAIL_USE_SSL", default=False)
+    if use_tls and use_ssl:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other; set one")
+    default_port = 465 if use_ssl else 587 if use_tls else 25
+    return {
+        "BACKEND": (
+            "django.core.mail.backends.smtp.EmailBackend"
+            if host is not None
+            else "django.core.mail.backends.console.EmailBackend"
+        ),
+        "HOST": host or "localhost",
+        "PORT": as_int(environ, "EMAIL_PORT", default=default_port),
+        "HOST_USER": read(environ, "EMAIL_HOST_USER") or "",
+        "HOST_PASSWORD": read(environ, "EMAIL_HOST_PASSWORD") or "",
+        "USE_TLS": use_tls,
+        "USE_SSL": use_ssl,
+        "FROM": read(environ, "DEFAULT_FROM_EMAIL") or DEFAULT_FROM_EMAIL,
+    }

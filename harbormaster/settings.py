@@ -41,6 +41,10 @@ INSTALLED_APPS = [
     "tournaments",
     "botapi",
     "ratings",
+    # People's accounts: sign-up, sign-in, password reset (django-allauth), profiles.
+    "allauth",
+    "allauth.account",
+    "people",
 ]
 
 MIDDLEWARE = [
@@ -52,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "harbormaster.urls"
@@ -153,16 +158,54 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "admin:login"
+# People sign in on allauth's page; the admin keeps its own (admin:login).
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "people:me"
 # Django's username-and-password backend, with every attempt counted per account
 # and per address (harbormaster.login_throttle). Failed logins allowed per window:
 AUTHENTICATION_BACKENDS = ["harbormaster.login_throttle.ThrottledModelBackend"]
 LOGIN_FAILURES_PER_ACCOUNT = 10
 LOGIN_FAILURES_PER_ADDRESS = 30
 LOGIN_THROTTLE_WINDOW_SECONDS = 900
+# django-allauth (people.adapter fits it to the project): sign in by username, an
+# e-mail address required at sign-up (password resets go to it) and verified
+# optionally, so a demo visitor signs up and plays at once. Failed logins are
+# counted by the backend above besides allauth's own rate limits, which cover
+# sign-up and password-reset requests too. With "prevent enumeration" on, a
+# reset request for an unknown address answers exactly like a known one.
+ACCOUNT_ADAPTER = "people.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"signup": "people.forms.PersonSignupForm"}
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+ACCOUNT_RATE_LIMITS = {
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "login_failed": "10/m/ip,5/300s/key",
+}
 # Proxies whose X-Forwarded-For names the client (harbormaster.client_address);
 # none by default, so a client's own header changes nothing.
 TRUSTED_PROXIES = env.trusted_proxies(ENVIRON)
+
+# --- e-mail -----------------------------------------------------------------
+
+# Password-reset and address-confirmation mail: printed on the console unless
+# EMAIL_HOST names an SMTP server (harbormaster.env.email).
+_email = env.email(ENVIRON)
+EMAIL_BACKEND = _email["BACKEND"]
+EMAIL_HOST = _email["HOST"]
+EMAIL_PORT = _email["PORT"]
+EMAIL_HOST_USER = _email["HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["USE_TLS"]
+EMAIL_USE_SSL = _email["USE_SSL"]
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = _email["FROM"]
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- i18n, static -----------------------------------------------------------
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from botapi.api import errors
 from harbormaster import views
+from people import views as people_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -22,6 +24,11 @@ urlpatterns = [
     # Anything else under /api/ (a wrong path, a non-numeric id) is a JSON 404,
     # also with DEBUG on, where Django would show its HTML page.
     re_path(r"^api/", errors.not_found),
+    # People: allauth's sign-up, sign-in, sign-out and password reset, then the person pages.
+    path("accounts/profile/", RedirectView.as_view(pattern_name="people:me"), name="profile"),
+    path("accounts/login/", people_views.ThrottledLoginView.as_view(), name="account_login"),
+    path("accounts/", include("allauth.urls")),
+    path("", include("people.urls")),
     path("", include("tournaments.urls")),
 ]
 

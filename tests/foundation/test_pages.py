@@ -26,7 +26,8 @@ def test_home_says_what_the_service_is(client: Client) -> None:
 def test_navigation_for_anonymous_visitor(client: Client) -> None:
     page = client.get("/").content.decode()
     assert f'href="{reverse("healthz")}"' in page
-    assert f'href="{reverse("admin:login")}?next=/"' in page
+    assert f'href="{reverse("account_login")}?next=/"' in page
+    assert f'href="{reverse("account_signup")}"' in page
     assert f'href="{reverse("admin:index")}"' not in page
 
 
@@ -34,7 +35,7 @@ def test_navigation_for_staff_links_admin(client: Client) -> None:
     client.force_login(UserFactory(admin=True))
     page = client.get("/").content.decode()
     assert f'href="{reverse("admin:index")}"' in page
-    assert "Log out" in page
+    assert "Sign out" in page
 
 
 def test_home_refuses_post(client: Client) -> None:

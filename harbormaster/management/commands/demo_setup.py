@@ -22,6 +22,7 @@ from harbormaster.demo import (
     DEMO_GAMES_PER_ENGINE,
     DemoProgress,
     ensure_demo_admin,
+    ensure_demo_person,
     play_demo_games,
     run_club_event,
 )
@@ -72,6 +73,12 @@ class Command(BaseCommand):
         self.stdout.write(f"  admin:    {url}/admin/")
         self.stdout.write(f"  username: {admin.username}")
         self.stdout.write(f"  password: {admin.password}")
+        person = ensure_demo_person()
+        verb = "Created" if person.created else "Reset"
+        self.stdout.write(self.style.SUCCESS(f"{verb} the demo person account (a player)."))
+        self.stdout.write(f"  sign in:  {url}/accounts/login/")
+        self.stdout.write(f"  username: {person.username}")
+        self.stdout.write(f"  password: {person.password}")
         per_engine = options["games_per_engine"]
         if per_engine > 0:
             self._play_games(per_engine, url)

@@ -1,0 +1,14 @@
+"""The person pages; allauth's account pages are included under /accounts/ by the site urls."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from . import views
+
+app_name = "people"
+
+urlpatterns = [
+    path("me/", views.me, name="me"),
+    path("people/<str:username>/", views.person_page, name="person"),
+]

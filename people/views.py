@@ -1,0 +1,87 @@
+"""The profile page (``/me/``) and the public person page (``/people/<username>/``).
+
+Only gathering and rendering: the data comes from :mod:`people.services`.
+"""
+
+from __future__ import annotations
+
+from allauth.account.views import LoginView
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+from rest_framework.authtoken.models import Token
+
+from harbormaster import login_throttle
+
+from . import services
+from .forms import ConsentForm
+
+TOKEN_HINT_LENGTH = 6
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def me(request: HttpRequest) -> HttpResponse:
+    """Everything about the signed-in person, and the one setting they change here: consent."""
+    profile = services.ensure_person(request.user)
+    saved = False
+    if request.method == "POST":
+        form = ConsentForm(request.POST)
+        if form.is_valid():
+            services.set_consent(request.user, form.cleaned_data["accepts_bot_opponents"])
+            return redirect(reverse("people:me") + "?saved=1")
+    else:
+        form = ConsentForm(initial={"accepts_bot_opponents": profile.accepts_bot_opponents})
+        saved = request.GET.get("saved") == "1"
+    token = Token.objects.filter(user=request.user).first()
+    return render(
+        request,
+        "people/me.html",
+        {
+            "profile": profile,
+            "person": profile.competitor,
+            "form": form,
+            "saved": saved,
+            "ratings": services.ratings_by_scope(profile.competitor),
+            "games": services.recent_games(profile.competitor),
+            "bots": services.bots_of(request.user),
+            "token_hint": token.key[:TOKEN_HINT_LENGTH] if token else None,
+        },
+    )
+
+
+@require_GET
+def person_page(request: HttpRequest, username: str) -> HttpResponse:
+    """What anyone may see of a person: name, ratings by scope, recent games."""
+    profile = services.profile_of_username(username)
+    if profile is None:
+        raise Http404(f"nobody is called {username!r}")
+    return render(
+        request,
+        "people/person.html",
+        {
+            "person": profile.competitor,
+            "username": profile.user.get_username(),
+            "since": profile.user.date_joined,
+            "ratings": services.ratings_by_scope(profile.competitor),
+            "games": services.recent_games(profile.competitor),
+        },
+    )
+
+
+class ThrottledLoginView(LoginView):
+    """allauth's sign-in; an attempt the login throttle refused answers 429 with Retry-After.
+
+    The form already says why (``people.adapter``); the status tells scripts,
+    as the admin's login page and the API's token exchange do.
+    """
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        refused = login_throttle.refusal(request)
+        if refused is not None and response.status_code == 200:
+            response.status_code = 429
+            response["Retry-After"] = str(refused.retry_after)
+        return response
