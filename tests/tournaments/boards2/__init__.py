@@ -1,0 +1,1 @@
+"""Browser tests of the Cargo Noir and Grog Island boards (issue 15)."""
