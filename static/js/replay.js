@@ -79,6 +79,9 @@
     model.onAction = null;
     HMBoards.render(root, model);
     drawMove(model, entry.move);
+    // What is drawn, for tests and styles: the position and whose view.
+    root.setAttribute("data-position", String(current));
+    root.setAttribute("data-seat", model.seat === null ? "spectator" : String(model.seat));
   }
 
   function fetchPage(key, start) {
