@@ -117,16 +117,46 @@ def replay_page(
     seat = parse_seat(raw_seat, game.num_players)
     if seat is not None and not public:
         raise ReplayError("a seat's view is shown only once the game's record is public", 403)
-    rules = engines.get(game.engine)
     moves = list(Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply"))
-    # The positions the current rules can rebuild: an older rules version may refuse a move.
-    states_ok = len(moves)
-    state = rules.new_game(game.num_players, game.options)
     start = parse_int(raw_start, "start", 0, 0, len(moves))
     count = parse_int(raw_count, "count", MAX_PAGE, 1, MAX_PAGE)
     seats = sorted(game.seats.all(), key=lambda s: s.position)
-    names = {s.position: s.competitor.name for s in seats}
-    bot_seats = {s.position for s in seats if s.competitor.kind == "bot"}
+    rules = engines.get(game.engine)
+    total, positions = replay_positions(
+        rules.new_game(game.num_players, game.options),
+        moves,
+        seat,
+        start,
+        count,
+        public=public,
+        names={s.position: s.competitor.name for s in seats},
+        bot_seats={s.position for s in seats if s.competitor.kind == "bot"},
+        strict=game.engine_version == rules.version,
+    )
+    if start >= total:
+        raise ReplayError(f"start must be at most {total - 1}, the last position that replays")
+    return ReplayPage(seat, public, total, start, positions)
+
+
+def replay_positions(
+    state: engines.State,
+    moves: list[Move],
+    seat: int | None,
+    start: int,
+    count: int,
+    *,
+    public: bool,
+    names: dict[int, str],
+    bot_seats: set[int],
+    strict: bool,
+) -> tuple[int, list[dict[str, Any]]]:
+    """``(positions that replay, the entries of positions start .. start+count-1)``.
+
+    ``state`` is the game's start (it is spent). No database: the bench and the
+    view share it. ``strict``: the log was written by these rules, so a refused
+    move is a real fault; otherwise the replay stops before the first refused move.
+    """
+    rules = state.engine
     positions: list[dict[str, Any]] = []
     for index, move in enumerate(moves):
         if start <= index < start + count:
@@ -140,30 +170,22 @@ def replay_page(
         try:
             state.apply(move.seat, move.action)
         except engines.IllegalAction:
-            if game.engine_version == rules.version:
+            if strict:
                 raise  # a log this server's rules wrote must replay: a real fault
-            states_ok = index  # positions 0 .. index replay; the board stops there
-            break
+            return index + 1, positions  # positions 0 .. index replay; the board stops there
         if index + 1 >= start + count:
-            # Still need the total: cheap, no views.
-            states_ok = _replayable(moves, index + 1, state, game, rules)
-            break
-    else:
-        if start + count > len(moves):
-            positions.append(
-                {"position": len(moves), "model": board_model(state, seat, names), "move": None}
-            )
-    if start > states_ok:
-        raise ReplayError(f"start must be at most {states_ok}, the last position that replays")
-    return ReplayPage(seat, public, states_ok + 1, start, positions)
+            if strict:
+                return len(moves) + 1, positions
+            return _replayable(moves, index + 1, state) + 1, positions
+    if start + count > len(moves):
+        positions.append(
+            {"position": len(moves), "model": board_model(state, seat, names), "move": None}
+        )
+    return len(moves) + 1, positions
 
 
-def _replayable(
-    moves: list[Move], done: int, state: engines.State, game: Game, rules: engines.Engine
-) -> int:
+def _replayable(moves: list[Move], done: int, state: engines.State) -> int:
     """How many of ``moves`` replay, given ``done`` applied to ``state`` (which is then spent)."""
-    if game.engine_version == rules.version:
-        return len(moves)  # this server's rules wrote the log: every move replays
     for index in range(done, len(moves)):
         try:
             state.apply(moves[index].seat, moves[index].action)
