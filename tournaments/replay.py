@@ -138,6 +138,18 @@ def replay_page(
     return ReplayPage(seat, public, total, start, positions)
 
 
+def replayable_positions(game: Game) -> int:
+    """How many positions of ``game`` the board can show (no query when its rules are current).
+
+    The game page starts at the last one; a game of older rules may stop early.
+    """
+    rules = engines.get(game.engine)
+    if game.engine_version == rules.version:
+        return game.next_ply + 1
+    moves = list(Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply"))
+    return _replayable(moves, 0, rules.new_game(game.num_players, game.options)) + 1
+
+
 def replay_positions(
     state: engines.State,
     moves: list[Move],

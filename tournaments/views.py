@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 import engines
 
-from . import listings, spectator
+from . import listings, replay, spectator
 
 
 @require_GET
@@ -38,7 +38,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "engine": rules.slug,
         "url": reverse("tournaments:game-boards", args=[game.pk]),
         "public": public,
-        "positions": game.next_ply + 1,
+        "positions": replay.replayable_positions(game),
         "seats": [{"seat": seat.position, "name": seat.competitor} for seat in seats],
     }
     return render(

@@ -96,11 +96,14 @@
       })
       .then(function (body) {
         pages[key] = body;
-        if (body.total !== total) {
-          total = body.total;
-          slider.max = String(total - 1);
+        if (body.total < total) {
+          // An older rules version: the board stops where the current rules stop.
           stopNote.hidden = false;
-          stopNote.textContent = "The current rules replay this game up to position " + (total - 1) + "; the list below has every ply.";
+          stopNote.textContent = "The current rules replay this game up to position " + (body.total - 1) + "; the list below has every ply.";
+        }
+        if (body.total !== total) {
+          total = body.total;  // fewer (older rules) or more (a running game moved on)
+          slider.max = String(total - 1);
           if (current > total - 1) { show(total - 1); return; }
         }
         section.setAttribute("data-loaded", String(start));

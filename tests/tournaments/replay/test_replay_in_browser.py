@@ -158,3 +158,19 @@ def test_a_running_game_shows_the_spectators_board_and_no_seat_choice(live_serve
         wait_for(browser, ["24", "spectator", True])
         viewport_shot(browser, shots / "manila-running-desktop.png")
         no_errors(browser)
+
+
+def test_a_game_of_older_rules_gets_its_board_up_to_the_last_ply_that_replays(
+    live_server,
+) -> None:
+    players = [CompetitorFactory(name=n, kind="person") for n in ("Ana", "Ben", "Cy")]
+    game = played_game("manila", players, seed="replay-legacy")
+    Move.objects.filter(game=game, ply=30).update(action={"type": "no-such-action"})
+    type(game).objects.filter(pk=game.pk).update(engine_version="0-old")
+    with Browser(width=1280, height=1000) as browser:
+        browser.get(f"{live_server.url}/games/{game.pk}/")
+        wait_for(browser, ["30", "spectator", True])
+        key(browser, "ArrowRight")
+        wait_for(browser, ["30", "spectator", True])
+        assert len(browser.find_all("#replay li.ply")) == game.next_ply
+        no_errors(browser)
