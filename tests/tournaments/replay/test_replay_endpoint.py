@@ -201,3 +201,15 @@ def test_a_log_older_rules_cannot_replay_stops_at_the_last_good_position(client)
     assert client.get(url(game, start=31)).status_code == 400
     page = client.get(f"/games/{game.pk}/")
     assert page.status_code == 200 and b'id="replay-board"' in page.content
+
+
+def test_the_game_page_offers_seat_views_only_for_a_public_record(client) -> None:
+    finished = played_game("manila", people(3), seed="page-finished")
+    running = played_game("manila", people(3), seed="page-running", plies=15)
+    page = client.get(f"/games/{finished.pk}/").content.decode()
+    assert 'id="replay-seat"' in page and 'data-public="1"' in page
+    assert f'data-positions="{finished.next_ply + 1}"' in page
+    assert 'id="replay"' in page  # the text list of plies stays
+    page = client.get(f"/games/{running.pk}/").content.decode()
+    assert 'id="replay-seat"' not in page and 'data-public="0"' in page
+    assert 'data-positions="16"' in page
