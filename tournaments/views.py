@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import engines
 
-from . import listings, spectator
+from . import listings, replay, spectator
 
 
 @require_GET
@@ -32,6 +33,14 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         for ply in spectator.public_plies(game)
     ]
     summary = listings.GameSummary(game, listings.engine_name(game.engine), seats)
+    public = spectator.is_public(game)
+    board = {
+        "engine": rules.slug,
+        "url": reverse("tournaments:game-boards", args=[game.pk]),
+        "public": public,
+        "positions": replay.replayable_positions(game),
+        "seats": [{"seat": seat.position, "name": seat.competitor} for seat in seats],
+    }
     return render(
         request,
         "tournaments/game.html",
@@ -40,7 +49,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "summary": summary,
             "seats": seats,
             "seed": spectator.visible_seed(game),
-            "finished": spectator.is_public(game),
+            "finished": public,
+            "board": board,
             "plies": plies,
             "current_version": rules.version,
         },

@@ -163,8 +163,10 @@
       return el("p", { class: "hm-turn" }, "Chance is to move (dice, deal or draw).");
     }
     var mine = model.seat !== null && model.seat !== undefined && movers.indexOf(model.seat) >= 0;
-    return el("p", { class: "hm-turn" + (mine ? " hm-your-turn" : "") },
-      mine ? "Your turn: " : "To move: ",
+    // "Your turn" only for the person playing; a replay of a seat's view says "To move".
+    var yours = mine && model.playing !== false;
+    return el("p", { class: "hm-turn" + (yours ? " hm-your-turn" : "") },
+      yours ? "Your turn: " : "To move: ",
       movers.map(function (s) { return seatChip(model, s); }));
   }
 

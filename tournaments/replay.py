@@ -1,0 +1,206 @@
+"""The game page's board replay: per-ply board models, as much as the viewer may see.
+
+Position ``p`` is the state *before* ply ``p`` (``p`` moves applied), so the
+model at ``p`` shows what the mover was offered and the move block says what it
+took; the last position (after every replayable move) has no move. Models come
+from :func:`tournaments.board_models.board_model` only, so the "a board sees
+only its seat's view" rule lives in one spot.
+
+Who sees what follows :mod:`tournaments.spectator`:
+
+* a **public** record (finished, and its duplicate set over): any seat's view or
+  the spectator's, every action with its ``describe`` text, the actions offered,
+  and for a bot's move its latency and fault kind (never the fault detail nor
+  the request/reply excerpts: those stay with the bot's owner);
+* otherwise: the spectator's view only, up to the current ply, each move saying
+  who moved and its public events -- no action, no seat's view.
+
+A request covers at most :data:`MAX_PAGE` positions (each costs a ``view`` and
+the legal actions), and two queries whatever its size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import engines
+from engines import CHANCE
+
+from . import spectator
+from .board_models import board_model, legal_entries
+from .models import Game, Move
+
+MAX_PAGE = 100
+"""Positions per request: bounds the work of one request on a long game."""
+
+
+class ReplayError(ValueError):
+    """A request the replay cannot answer; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    """Positions ``start`` .. ``start + len(positions) - 1`` of ``total`` for one viewer."""
+
+    seat: int | None
+    public: bool
+    total: int
+    start: int
+    positions: list[dict[str, Any]]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "public": self.public,
+            "total": self.total,
+            "start": self.start,
+            "positions": self.positions,
+        }
+
+
+def parse_seat(raw: str, num_players: int) -> int | None:
+    """``""``/``spectator``: ``None``; else a seat number of this game, or :class:`ReplayError`."""
+    if raw in ("", "spectator"):
+        return None
+    try:
+        seat = int(raw)
+    except ValueError:
+        raise ReplayError(f"seat must be 'spectator' or a seat number, not {raw!r}") from None
+    if not 0 <= seat < num_players:
+        raise ReplayError(f"seat must be between 0 and {num_players - 1}, not {seat}")
+    return seat
+
+
+def parse_int(raw: str, name: str, default: int, low: int, high: int) -> int:
+    if raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ReplayError(f"{name} must be a whole number, not {raw!r}") from None
+    if not low <= value <= high:
+        raise ReplayError(f"{name} must be between {low} and {high}, not {value}")
+    return value
+
+
+def _move_block(
+    move: Move, state: engines.State, rules: engines.Engine, public: bool, bot_seats: set[int]
+) -> dict[str, Any]:
+    """What the viewer may know of the move played from ``state`` (before it is applied)."""
+    block: dict[str, Any] = {"ply": move.ply, "seat": move.seat, "chance": move.seat == CHANCE}
+    if not public:
+        return block
+    block["description"] = rules.describe(move.action)
+    if move.seat != CHANCE:
+        block["offered"] = [entry["text"] for entry in legal_entries(state, move.seat)]
+    if move.seat in bot_seats:
+        block["latencyMs"] = move.latency_ms
+        block["fault"] = move.fault_kind or None
+        block["source"] = move.source
+    return block
+
+
+def replay_page(
+    game: Game, raw_seat: str = "", raw_start: str = "", raw_count: str = ""
+) -> ReplayPage:
+    """The models of one page of ``game``'s replay for the viewer the parameters name.
+
+    ``game`` should come with its seats and competitors prefetched. A seat's view
+    of a record that is not public is refused with a 403.
+    """
+    public = spectator.is_public(game)
+    seat = parse_seat(raw_seat, game.num_players)
+    if seat is not None and not public:
+        raise ReplayError("a seat's view is shown only once the game's record is public", 403)
+    moves = list(Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply"))
+    start = parse_int(raw_start, "start", 0, 0, len(moves))
+    count = parse_int(raw_count, "count", MAX_PAGE, 1, MAX_PAGE)
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    rules = engines.get(game.engine)
+    total, positions = replay_positions(
+        rules.new_game(game.num_players, game.options),
+        moves,
+        seat,
+        start,
+        count,
+        public=public,
+        names={s.position: s.competitor.name for s in seats},
+        bot_seats={s.position for s in seats if s.competitor.kind == "bot"},
+        strict=game.engine_version == rules.version,
+    )
+    if start >= total:
+        raise ReplayError(f"start must be at most {total - 1}, the last position that replays")
+    return ReplayPage(seat, public, total, start, positions)
+
+
+def replayable_positions(game: Game) -> int:
+    """How many positions of ``game`` the board can show (no query when its rules are current).
+
+    The game page starts at the last one; a game of older rules may stop early.
+    """
+    rules = engines.get(game.engine)
+    if game.engine_version == rules.version:
+        return game.next_ply + 1
+    moves = list(Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply"))
+    return _replayable(moves, 0, rules.new_game(game.num_players, game.options)) + 1
+
+
+def replay_positions(
+    state: engines.State,
+    moves: list[Move],
+    seat: int | None,
+    start: int,
+    count: int,
+    *,
+    public: bool,
+    names: dict[int, str],
+    bot_seats: set[int],
+    strict: bool,
+) -> tuple[int, list[dict[str, Any]]]:
+    """``(positions that replay, the entries of positions start .. start+count-1)``.
+
+    ``state`` is the game's start (it is spent). No database: the bench and the
+    view share it. ``strict``: the log was written by these rules, so a refused
+    move is a real fault; otherwise the replay stops before the first refused move.
+    """
+    rules = state.engine
+    positions: list[dict[str, Any]] = []
+    for index, move in enumerate(moves):
+        if start <= index < start + count:
+            positions.append(
+                {
+                    "position": index,
+                    "model": board_model(state, seat, names),
+                    "move": _move_block(move, state, rules, public, bot_seats),
+                }
+            )
+        try:
+            state.apply(move.seat, move.action)
+        except engines.IllegalAction:
+            if strict:
+                raise  # a log this server's rules wrote must replay: a real fault
+            return index + 1, positions  # positions 0 .. index replay; the board stops there
+        if index + 1 >= start + count:
+            if strict:
+                return len(moves) + 1, positions
+            return _replayable(moves, index + 1, state) + 1, positions
+    if start + count > len(moves):
+        positions.append(
+            {"position": len(moves), "model": board_model(state, seat, names), "move": None}
+        )
+    return len(moves) + 1, positions
+
+
+def _replayable(moves: list[Move], done: int, state: engines.State) -> int:
+    """How many of ``moves`` replay, given ``done`` applied to ``state`` (which is then spent)."""
+    for index in range(done, len(moves)):
+        try:
+            state.apply(moves[index].seat, moves[index].action)
+        except engines.IllegalAction:
+            return index
+    return len(moves)
