@@ -10,10 +10,13 @@ for someone who holds no seat -- *show less when in doubt*:
   and the *public events* it produced: engines keep events secret-free, and
   the referee publishes exactly those to live pages during play. The seed is
   hidden; its commitment ``sha256(seed)`` is shown from creation.
-* **Once finished**: every action with its ``engine.describe`` text, the seed
-  and the outcome. An aborted game keeps its secrets, seed included.
-* Never: latency, faults, request/reply excerpts (their bot's owner sees them
-  through the bot API), nor any seat's private view.
+* **Once finished** (and, for a game of a duplicate set, once its whole set
+  is): every action with its ``engine.describe`` text, the seed and the
+  outcome; the board replay (``tournaments.replay``) may then show each
+  seat's view, the actions it was offered, and a bot move's latency and fault
+  kind. An aborted game keeps its secrets, seed included.
+* Never: fault details and request/reply excerpts (their bot's owner sees them
+  through the bot API), nor any seat's private view while the game is on.
 """
 
 from __future__ import annotations
