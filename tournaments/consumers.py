@@ -39,9 +39,10 @@ RATE_BURST = 10
 class TokenBucket:
     """A per-socket allowance of frames: ``RATE_BURST`` at once, refilled at ``RATE_PER_S``."""
 
-    def __init__(self, rate: float = RATE_PER_S, burst: int = RATE_BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
+    def __init__(self, rate: float | None = None, burst: int | None = None) -> None:
+        self.rate = RATE_PER_S if rate is None else rate
+        self.burst = RATE_BURST if burst is None else burst
+        self.tokens = float(self.burst)
         self.at = time.monotonic()
 
     def take(self) -> bool:
@@ -107,27 +108,39 @@ class PlayConsumer(AsyncWebsocketConsumer):
     async def error(self, code: str, detail: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "detail": detail}))
 
-    async def send_frame(self, *, force: bool = False) -> None:
-        """Send the socket's frame, unless nothing it shows changed since the last one."""
+    async def send_frame(self, *, force: bool = False, shows_ply: int | None = None) -> None:
+        """Send the socket's frame, unless it would show nothing new.
+
+        ``shows_ply`` is the number of moves a cue needs shown: a frame that
+        showed as many already makes the cue moot without a look at the
+        database (a burst of chance moves claimed together gets one frame).
+        """
+        seen = self.last_sent
+        if not force and shows_ply is not None and seen is not None and shows_ply <= seen[0]:
+            return
         built = await database_sync_to_async(person_moves.frame)(self.viewer)
         key = (built["ply"], built["status"], tuple(built["forfeited"]))
         if not force and key == self.last_sent:
-            return  # a burst (chance moves claimed together): one frame was enough
+            return
         self.last_sent = key
         await self.send(text_data=json.dumps(built))
 
     # Messages published to the game's group (``broadcast``): each is only a cue.
     async def game_move(self, message: dict[str, Any]) -> None:
-        await self.send_frame()
+        await self.send_frame(shows_ply=_int(message.get("ply")) + 1)
 
     async def game_turn(self, message: dict[str, Any]) -> None:
-        await self.send_frame(force=True)  # the clock started: fresh clocks
+        await self.send_frame(shows_ply=_int(message.get("ply")))
 
     async def game_resigned(self, message: dict[str, Any]) -> None:
         await self.send_frame(force=True)
 
     async def game_finished(self, message: dict[str, Any]) -> None:
         await self.send_frame(force=True)
+
+
+def _int(value: Any) -> int:
+    return value if type(value) is int else 0
 
 
 REQUEST_TYPES = frozenset({"act", "resign", "sync"})
