@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import Client
+from django.utils import timezone
 
 from engines import CHANCE
 from tournaments.creation import create_game
@@ -312,3 +314,47 @@ def test_the_session_user_is_who_the_socket_is_through_the_real_application() ->
     connected, frame, refused = async_to_sync(scenario)()
     assert connected and frame["seat"] == mover and frame["yourTurn"]
     assert not refused, "a page from another origin cannot open the socket"
+
+
+def test_time_past_the_move_limit_comes_out_of_the_bank() -> None:
+    game, players = manila_game(move_time_ms=1000, time_bank_ms=60_000)
+    mover = to_move(game)
+    Game.objects.filter(pk=game.pk).update(last_progress_at=timezone.now() - timedelta(seconds=4))
+    ply = game.next_ply
+
+    async def scenario():
+        seat = Socket(game.pk, players[mover].user)
+        opened = await seat.open()
+        await seat.send_json({"type": "act", "ply": ply, "index": 0})
+        await seat.until(ply + 1)
+        await seat.close()
+        return opened
+
+    opened = async_to_sync(scenario)()
+    clock = {c["seat"]: c for c in opened["clocks"]["seats"]}[mover]
+    assert clock["moveMs"] == 0 and 50_000 < clock["bankMs"] <= 57_000
+    bank = Seat.objects.get(game=game, position=mover).bank_left_ms
+    assert 50_000 < bank <= 57_000
+    assert Move.objects.get(game=game, ply=ply).source == "person"
+
+
+def test_an_action_after_the_clock_ran_out_is_refused_and_the_default_is_played() -> None:
+    game, players = manila_game(move_time_ms=1000)
+    mover = to_move(game)
+    Game.objects.filter(pk=game.pk).update(last_progress_at=timezone.now() - timedelta(minutes=1))
+    ply = game.next_ply
+
+    async def scenario():
+        seat = Socket(game.pk, players[mover].user)
+        await seat.open()
+        await seat.send_json({"type": "act", "ply": ply, "index": 1})
+        error = await seat.error()
+        after = await seat.until(ply + 1)
+        await seat.close()
+        return error, after
+
+    error, after = async_to_sync(scenario)()
+    assert error["code"] == "deadline_passed"
+    move = Move.objects.get(game=game, ply=ply)
+    assert move.seat == mover and move.source == "default" and move.fault_kind == "timeout"
+    assert after["ply"] > ply
