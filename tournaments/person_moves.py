@@ -93,7 +93,7 @@ def clocks(game: Game, seats: list[Seat], to_move: list[int]) -> dict[str, Any]:
         rows.append(
             {"seat": seat.position, "moveMs": move_left, "bankMs": bank_left, "running": moving}
         )
-    return {"moveTimeMs": game.move_time_ms, "seats": rows}
+    return {"moveTimeMs": game.move_time_ms, "timeBankMs": game.time_bank_ms, "seats": rows}
 
 
 def frame(viewer: Viewer) -> dict[str, Any]:

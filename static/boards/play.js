@@ -137,7 +137,7 @@
         (frame.forfeited.indexOf(c.seat) >= 0 ? " is-forfeited" : "");
       box.appendChild(HMBoards.el("div", { class: cls, "data-seat": String(c.seat) },
         HMBoards.el("span", { class: "who" }, name(c.seat)),
-        "move " + seconds(move) + " · bank " + seconds(bank)));
+        "move " + seconds(move) + (frame.clocks.timeBankMs ? " · bank " + seconds(bank) : "")));
     });
   }
 
