@@ -103,7 +103,10 @@ class PlayConsumer(AsyncWebsocketConsumer):
             await self.error(exc.code, exc.detail)
             await self.send_frame(force=True)  # the page redraws what is true now
             return
-        # An accepted move or resignation: the group's message brings the new frame.
+        if kind != "sync":
+            # Accepted: show it at once, without waiting for the group's cue (which then
+            # finds nothing new), so the page is never left busy if the layer is slow.
+            await self.send_frame()
 
     async def error(self, code: str, detail: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "detail": detail}))

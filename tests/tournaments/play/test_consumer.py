@@ -358,3 +358,18 @@ def test_an_action_after_the_clock_ran_out_is_refused_and_the_default_is_played(
     move = Move.objects.get(game=game, ply=ply)
     assert move.seat == mover and move.source == "default" and move.fault_kind == "timeout"
     assert after["ply"] > ply
+
+
+def test_sync_sends_the_current_frame_again() -> None:
+    game, players = manila_game()
+
+    async def scenario():
+        socket = Socket(game.pk, players[0].user)
+        first = await socket.open()
+        await socket.send_json({"type": "sync"})
+        again = await socket.state()
+        await socket.close()
+        return first, again
+
+    first, again = async_to_sync(scenario)()
+    assert again["ply"] == first["ply"] and again["model"] == first["model"]
