@@ -1,11 +1,15 @@
 """Websocket routes of the ASGI application (see ``harbormaster/asgi.py``).
 
-Consumers for the play page and live game updates add their ``path()`` here;
-until then no websocket route exists and every websocket is refused.
+``/ws/games/<id>/`` is the play page's socket (``tournaments.consumers``): a
+seat's own board and moves, or the spectator's board. Any other path is refused.
 """
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from .consumers import PlayConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/games/<int:game_id>/", PlayConsumer.as_asgi(), name="ws-game"),
+]

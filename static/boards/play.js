@@ -1,0 +1,151 @@
+// The play page: one websocket (/ws/games/<id>/) brings the board model for this
+// browser's seat (or the spectator's), the clocks and refusals; a click on a
+// legal control sends {"type":"act","ply","index"}. The server decides
+// everything; this only draws, counts the clocks down and reconnects.
+(function () {
+  "use strict";
+  var page = document.getElementById("play");
+  var root = document.getElementById("board");
+  if (!page || !root || !window.HMBoards) { return; }
+  var $ = function (id) { return document.getElementById(id); };
+  var baseTitle = document.title;
+  var socket = null;
+  var frame = null;       // the last state frame
+  var receivedAt = 0;     // performance.now() when it came
+  var delay = 1000;       // reconnect backoff (ms), doubled up to MAX_DELAY
+  var MAX_DELAY = 30000;
+
+  var REFUSALS = {
+    stale_ply: "The game moved on before your action arrived; the board now shows the current position.",
+    not_your_turn: "It is not your turn.",
+    bad_index: "That action is no longer available.",
+    not_a_player: "You are watching: only the seat's player can act.",
+    forfeited: "Your seat forfeited; the referee plays for it.",
+    deadline_passed: "Your time ran out; the default action is played for you.",
+    rate_limited: "Too many messages at once; wait a moment.",
+    not_running: "The game is not running.",
+    illegal_action: "The referee refused that action.",
+    bad_frame: "The page sent something the server could not read.",
+    nothing_to_resign: "Your seat has already forfeited."
+  };
+
+  function url() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + location.host + page.getAttribute("data-ws");
+  }
+
+  function connect() {
+    setConnection("connecting…", "");
+    socket = new WebSocket(url());
+    socket.onopen = function () { delay = 1000; setConnection("live", "is-open"); };
+    socket.onmessage = function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "state") { show(message); }
+      else if (message.type === "error") { refused(message); }
+    };
+    socket.onclose = function (event) {
+      socket = null;
+      if (event.code === 4404) { setConnection("no such game", "is-closed"); return; }
+      var wait = Math.round(delay * (0.75 + Math.random() * 0.5));
+      setConnection("disconnected — reconnecting in " + Math.ceil(wait / 1000) + " s", "is-closed");
+      setTimeout(connect, wait);
+      delay = Math.min(MAX_DELAY, delay * 2);
+    };
+  }
+
+  function send(data) {
+    if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify(data)); return true; }
+    return false;
+  }
+
+  function setConnection(text, cls) {
+    var el = $("play-connection");
+    el.textContent = text;
+    el.className = "play-connection " + cls;
+  }
+
+  function name(seat) {
+    return (frame && frame.model.names[String(seat)]) || ("Seat " + seat);
+  }
+
+  function show(message) {
+    frame = message;
+    receivedAt = performance.now();
+    var model = message.model;
+    var mayAct = message.yourTurn && message.status === "running";
+    model.onAction = mayAct ? function (index) {
+      if (send({ type: "act", ply: message.ply, index: index })) {
+        HMBoards.setBusy(root, true);
+        $("play-refused").hidden = true;
+      }
+    } : null;
+    HMBoards.render(root, model);
+    $("play-role").textContent = message.seat === null
+      ? "You are watching."
+      : "You play " + name(message.seat) + " (seat " + message.seat + ").";
+    var turn = $("play-turn");
+    turn.hidden = message.status !== "running";
+    turn.textContent = mayAct ? "Your turn: choose an action on the board."
+      : (model.toMove.length ? "Waiting for " + model.toMove.map(name).join(", ") + "…" : "");
+    document.title = (mayAct ? "▶ Your turn — " : "") + baseTitle;
+    var resign = $("play-resign");
+    resign.hidden = !(message.seats.length && message.status === "running" &&
+      message.seats.some(function (s) { return message.forfeited.indexOf(s) < 0; }));
+    showOutcome(message);
+    drawClocks();
+  }
+
+  function showOutcome(message) {
+    var box = $("play-outcome");
+    if (message.status === "running") { box.hidden = true; return; }
+    box.hidden = false;
+    if (!message.outcome) { box.textContent = "The game is " + message.status + "."; return; }
+    var ranks = message.outcome.ranks;
+    var order = ranks.map(function (r, s) { return s; }).sort(function (a, b) { return ranks[a] - ranks[b]; });
+    box.textContent = "Game over: " + order.map(function (s) {
+      return ranks[s] + ". " + name(s) + " (" + message.outcome.scores[s] + ")";
+    }).join(", ");
+  }
+
+  function refused(message) {
+    var box = $("play-refused");
+    box.hidden = false;
+    box.textContent = (REFUSALS[message.code] || "Refused.") + " (" + message.detail + ")";
+    HMBoards.setBusy(root, false);
+  }
+
+  function seconds(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var m = Math.floor(s / 60);
+    return m + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function drawClocks() {
+    var box = $("play-clocks");
+    if (!frame) { return; }
+    var elapsed = performance.now() - receivedAt;
+    while (box.firstChild) { box.removeChild(box.firstChild); }
+    frame.clocks.seats.forEach(function (c) {
+      var move = c.moveMs, bank = c.bankMs;
+      if (c.running && frame.status === "running") {
+        move = Math.max(0, c.moveMs - elapsed);
+        bank = Math.max(0, c.bankMs - Math.max(0, elapsed - c.moveMs));
+      }
+      var cls = "play-clock" + (c.running ? " is-running" : "") +
+        (c.running && move + bank < 10000 ? " is-low" : "") +
+        (frame.forfeited.indexOf(c.seat) >= 0 ? " is-forfeited" : "");
+      box.appendChild(HMBoards.el("div", { class: cls, "data-seat": String(c.seat) },
+        HMBoards.el("span", { class: "who" }, name(c.seat)),
+        "move " + seconds(move) + (frame.clocks.timeBankMs ? " · bank " + seconds(bank) : "")));
+    });
+  }
+
+  $("play-resign").addEventListener("click", function () {
+    if (window.confirm("Resign? The referee plays the default action for your seat until the end.")) {
+      send({ type: "resign" });
+    }
+  });
+  setInterval(drawClocks, 250);
+  connect();
+})();

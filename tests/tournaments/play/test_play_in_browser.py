@@ -1,0 +1,132 @@
+"""The play page in a real browser, against a real uvicorn serving the test database.
+
+A person opens their game's page: the socket brings their seat's board, the tab
+title says it is their turn, clicking a legal control on the board plays it
+through the referee, and the page then waits for the next player. A spectator's
+page shows the board without controls. Screenshots go to ``$HM_ARTEFACTS/play``
+(else a temporary directory the test prints). Skipped where Chromium or its
+driver is missing, and without PostgreSQL (the server runs in another process,
+which cannot see an in-memory SQLite test database).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+
+from tests.tournaments.boards.webdriver import MISSING, Browser, _free_port
+from tournaments.creation import create_game
+from tournaments.models import Game, Move
+from tournaments.statecache import load_state
+
+from .conftest import people
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("eager_referee"),
+    pytest.mark.postgres,
+    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
+]
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    """uvicorn on a free loopback port, on this test's database, embedded mode (no Redis)."""
+    db = connection.settings_dict
+    login = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    url = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": "", "ALLOWED_HOSTS": "127.0.0.1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
+         "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: _answers(base + "/healthz"), "the server to start", 30)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def wait_for(condition: Callable[[], object], what: str, timeout: float = 10) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    root = os.environ.get("HM_ARTEFACTS")
+    where = Path(root) / "play" if root else tmp_path
+    where.mkdir(parents=True, exist_ok=True)
+    print(f"\nplay screenshots: {where}")
+    return where
+
+
+def session_for(user) -> str:
+    session = SessionStore()
+    session["_auth_user_id"] = str(user.pk)
+    session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
+    session["_auth_user_hash"] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def test_a_person_plays_a_move_by_clicking_the_board_and_a_spectator_watches(server, shots) -> None:
+    players = people(3)
+    game = create_game("manila", players, seed="browser-play", move_time_ms=120_000)
+    game.refresh_from_db()
+    mover = load_state(game).to_move[0]
+    ply = game.next_ply
+    page = f"{server}/games/{game.pk}/play/"
+    with Browser(1280, 1000) as browser:
+        browser.get(page)
+        wait_for(lambda: browser.find_all("#play-clocks .play-clock"), "the spectator's frame")
+        assert "watching" in browser.run("return document.getElementById('play-role').textContent")
+        assert browser.find_all("#board .hm-control[data-action-index]:not([disabled])") == []
+        browser.screenshot(shots / "manila-spectator.png")
+
+        cookie = {"name": "sessionid", "value": session_for(players[mover].user), "path": "/"}
+        browser.cmd("POST", "/cookie", {"cookie": cookie})
+        browser.get(page)
+        wait_for(lambda: browser.run("return document.title").startswith("▶"), "'your turn'")
+        controls = browser.find_all("#board .hm-control[data-action-index]:not([disabled])")
+        assert len(controls) == len(load_state(game).legal_actions(mover))
+        browser.screenshot(shots / "manila-your-turn.png")
+        browser.click(controls[0])
+        wait_for(lambda: Move.objects.filter(game=game, ply=ply).exists(), "the move")
+        wait_for(
+            lambda: not browser.run("return document.title").startswith("▶"), "the turn to pass"
+        )
+        assert "Waiting for" in browser.run(
+            "return document.getElementById('play-turn').textContent"
+        )
+        console = [e for e in browser.console_errors() if "favicon.ico" not in e]
+        assert console == []
+        browser.screenshot(shots / "manila-after-move.png")
+    move = Move.objects.get(game=game, ply=ply)
+    assert move.seat == mover and move.source == "person"
+    assert Game.objects.get(pk=game.pk).next_ply > ply

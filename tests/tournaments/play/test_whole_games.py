@@ -1,0 +1,108 @@
+"""Whole games played by people through their sockets, and no frame showing what it may not.
+
+Every seat holder and a spectator keep a socket open for the whole game; the
+seat to move picks a random legal control from its own frame and sends it.
+Afterwards every frame each socket received is checked against an independent
+replay of the move log at the frame's ply: a seat's board model holds exactly
+``state.view(seat)`` (so nothing of another seat's hidden part), its legal
+actions only on its own turn and exactly the engine's; a spectator's holds
+exactly ``state.view(None)`` and no actions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+
+import engines
+from tournaments import consumers
+from tournaments.board_models import legal_entries
+from tournaments.creation import create_game
+from tournaments.models import Game
+
+from .conftest import Socket, people
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
+ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
+
+
+def plain(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+async def play_through_sockets(game: Game, sockets: list[Socket], rng: random.Random) -> None:
+    """Act for whoever's frame says it is their turn, until every socket saw the game end.
+
+    After each move every socket waits for the frame of the position the
+    referee stopped at (the next person's turn, or the end): the database says
+    which ply that is.
+    """
+    seats = sockets[:-1]
+    for socket in sockets:
+        await socket.open()
+    for _ in range(5000):
+        if all(s.latest["status"] != "running" for s in sockets):
+            return
+        movers = [s for s in seats if s.latest["yourTurn"]]
+        assert len(movers) == 1, [s.latest["yourTurn"] for s in seats]
+        mover = movers[0]
+        ply = mover.latest["ply"]
+        entry = rng.choice(mover.latest["model"]["legal"])
+        await mover.send_json({"type": "act", "ply": ply, "index": entry["index"]})
+        await mover.until(ply + 1)  # the referee went on to the next person's turn
+        now = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+        for socket in sockets:
+            while (socket.latest["ply"], socket.latest["status"]) != (now.next_ply, now.status):
+                await socket.state()
+    raise AssertionError("the game did not end")
+
+
+def replayed_states(game: Game) -> dict[int, engines.State]:
+    """The state after every number of moves of the finished game's log."""
+    state = engines.get(game.engine).new_game(game.num_players, game.options)
+    states = {0: state.clone()}
+    for move in game.moves.order_by("ply"):
+        state.apply(move.seat, move.action)
+        states[move.ply + 1] = state.clone()
+    return states
+
+
+@pytest.mark.parametrize("slug", ENGINES)
+def test_whole_game_through_the_sockets_shows_each_socket_only_its_own_view(
+    slug, monkeypatch
+) -> None:
+    monkeypatch.setattr(consumers, "RATE_PER_S", 1000.0)  # a test plays faster than a person
+    n = engines.get(slug).min_players  # the fewest sockets that make a whole game: fast
+    players = people(n, prefix=f"{slug}-")
+    game = create_game(slug, players, seed=f"{slug}-sockets")
+    sockets = [Socket(game.pk, p.user) for p in players] + [Socket(game.pk)]
+
+    async def scenario():
+        await play_through_sockets(game, sockets, random.Random(slug))
+        for socket in sockets:
+            await socket.close()
+
+    async_to_sync(scenario)()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.moves.filter(source="person").count() > 10
+    assert not game.moves.exclude(source__in=["person", "chance"]).exists()
+    states = replayed_states(game)
+    for position, socket in enumerate(sockets):
+        seat = None if position == n else position
+        frames = [f for f in socket.frames if f["type"] == "state"]
+        assert frames and frames[-1]["status"] == "finished" and frames[-1]["outcome"]
+        assert not [f for f in socket.frames if f["type"] == "error"]
+        for frame in frames:
+            state = states[frame["ply"]]
+            model = frame["model"]
+            assert frame["seat"] == seat and model["seat"] == seat
+            assert model["view"] == plain(state.view(seat)), f"seat {seat} ply {frame['ply']}"
+            expected = plain(legal_entries(state, seat)) if frame["status"] == "running" else []
+            assert model["legal"] == expected
+            assert frame["yourTurn"] == bool(expected)
