@@ -122,6 +122,12 @@ def test_leaderboards_index_and_unknown_engine(client: Client, finished_games) -
     assert client.get("/games/999999/").status_code == 404
 
 
+def test_an_empty_leaderboard_says_so_in_words(client: Client) -> None:
+    page = client.get("/leaderboards/batavia/").content.decode()
+    assert "No rated Batavia game has finished yet." in page
+    assert '<table class="leaderboard">' not in page
+
+
 @pytest.mark.parametrize("engine", ["batavia", "cargo_noir", "grog_island"])
 def test_game_page_events_are_sentences_not_internal_names(client: Client, engine: str) -> None:
     """The tester read "objective_swap", "three_coins", "a objective card" on game pages."""
