@@ -9,6 +9,7 @@ from django.urls import reverse
 
 import engines
 from tests.factories import CompetitorFactory, LeagueFactory, UserFactory
+from tests.tournaments.admin_form_data import league_form, tournament_form
 from tests.tournaments.played import played_game
 from tournaments.models import Game, League, Tournament
 
@@ -19,40 +20,6 @@ pytestmark = pytest.mark.django_db
 def staff(client: Client) -> Client:
     client.force_login(UserFactory(admin=True, password=None))
     return client
-
-
-def league_form() -> dict[str, str]:
-    return {
-        "name": "Harbour club",
-        "slug": "harbour-club",
-        "engine": "manila",
-        "description": "",
-        "pool": "mixed",
-        "arena_table_size": "4",
-        "arena_min_table_size": "3",
-        "arena_move_time_ms": "5000",
-        "arena_time_bank_ms": "0",
-        # the arena entries inline (none)
-        "arena_entries-TOTAL_FORMS": "0",
-        "arena_entries-INITIAL_FORMS": "0",
-    }
-
-
-def tournament_form(**fields: object) -> dict[str, object]:
-    return {
-        "name": "Cup",
-        "engine": "manila",
-        "league": "",
-        "format": "swiss",
-        "table_size": "4",
-        "min_table_size": "3",
-        "advance_per_table": "1",
-        "move_time_ms": "5000",
-        "time_bank_ms": "0",
-        "status": "draft",
-        "current_round": "0",
-        "options": "{}",
-    } | fields
 
 
 def test_the_league_form_offers_every_registered_engine_and_nothing_else(staff) -> None:

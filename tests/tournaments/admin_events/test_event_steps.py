@@ -18,9 +18,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import BotFactory, CompetitorFactory, LeagueFactory
+from tests.tournaments.admin_form_data import tournament_form
 from tournaments.models import Entrant, Game, League, Round, Table, Tournament
-
-from .conftest import tournament_form
 
 pytestmark = pytest.mark.django_db
 

@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.factories import BotFactory, UserFactory
+from tests.tournaments.admin_form_data import tournament_form
 from tournaments.models import Entrant, Tournament
 
-from .conftest import tournament_form
 from .test_event_steps import snapshot
 
 pytestmark = pytest.mark.django_db

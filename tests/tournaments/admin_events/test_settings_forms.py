@@ -12,9 +12,8 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import BotFactory, CompetitorFactory, LeagueFactory
+from tests.tournaments.admin_form_data import league_form, tournament_form
 from tournaments.models import ArenaEntry, League, Tournament
-
-from .conftest import league_form, tournament_form
 
 pytestmark = pytest.mark.django_db
 
