@@ -305,7 +305,7 @@ def club_league() -> League:
             "engine": CLUB_ENGINE,
             "pool": League.Pool.BOTS,
             "description": "The demo's club: a Swiss evening of the example bots at every run "
-            "of `make demo`, rated in the club's own ladder.",
+            "of make demo, rated in the club's own ladder.",
         },
     )
     return league

@@ -126,6 +126,8 @@
     if (!frame) { return; }
     var elapsed = performance.now() - receivedAt;
     while (box.firstChild) { box.removeChild(box.firstChild); }
+    box.hidden = frame.status !== "running";  // a finished game has no clocks to show
+    if (box.hidden) { return; }
     frame.clocks.seats.forEach(function (c) {
       var move = c.moveMs, bank = c.bankMs;
       if (c.running && frame.status === "running") {
