@@ -30,11 +30,13 @@ $(INSTALLED): pyproject.toml | $(PY)
 
 # The demo runs on the embedded defaults unless DATABASE_URL/REDIS_URL are in
 # your environment: the values above are passed only to the tests.
+# demo_serve runs uvicorn (harbormaster.asgi:application, --no-proxy-headers)
+# and the example bots in one process, so the bots answer while the site serves.
 demo: $(INSTALLED)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py demo_setup --url http://$(HOST):$(PORT)
-	$(PY) -m uvicorn harbormaster.asgi:application --host $(HOST) --port $(PORT) --no-proxy-headers
+	$(PY) manage.py demo_serve --host $(HOST) --port $(PORT)
 
 test: $(INSTALLED)
 	DATABASE_URL='$(DATABASE_URL)' REDIS_URL='$(REDIS_URL)' \

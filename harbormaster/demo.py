@@ -22,11 +22,14 @@ directly. Three steps:
   between the example bots (about 130 decisions for three players, against
   200 to 600 for the other engines).
 
-The bots' endpoints live only as long as this process, so the demo suspends
-them afterwards, with a reason that says so (a game created later with them
-would only collect defaults); the next run updates their endpoints and
-reactivates them. Re-running keeps the same bots (their ratings grow) and
-adds new games.
+The bots' endpoints live only as long as the process that serves them, so
+:func:`example_bots` suspends them when its block ends, with a reason that
+says so (a game created later with them would only collect defaults); the
+next block updates their endpoints and reactivates them. ``demo_setup`` serves
+them while it plays; ``demo_serve`` (:mod:`harbormaster.demo_serving`) serves
+them again, beside the site, for as long as the demo is served, so people can
+seat them in new games. Re-running keeps the same bots (their ratings grow)
+and adds new games.
 """
 
 from __future__ import annotations
@@ -67,8 +70,8 @@ DEMO_GAME_TIMEOUT_S = 120.0
 """How long to wait for one game when real workers (not eager Celery) play it."""
 
 SUSPENDED_REASON = (
-    "example bot of the demo: it answers only while `manage.py demo_setup` runs "
-    "(run it again to play more games)"
+    "example bot of the demo: it answers only while `make demo` runs "
+    "(`manage.py demo_setup` or `manage.py demo_serve`); run it again to play it"
 )
 PLACEHOLDER_ENDPOINT = "http://127.0.0.1:9/"
 """Where a new example bot points until its server is up (it needs its secret first)."""

@@ -237,8 +237,9 @@ class StartsBeat:
     Lazy on purpose: importing the application (tests, tools) starts nothing.
     A server with ASGI lifespan events (uvicorn's default) starts beat's work
     at start-up, and this answers the lifespan protocol (which the router
-    behind it does not speak), stopping the timers at shutdown; with
-    ``--lifespan off`` (``make demo``) the first request starts it.
+    behind it does not speak), stopping the timers at shutdown (``make demo``'s
+    ``demo_serve`` runs uvicorn so); with ``--lifespan off`` the first request
+    starts it.
     """
 
     def __init__(self, app: Callable[..., Any]) -> None:

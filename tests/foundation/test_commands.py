@@ -62,9 +62,10 @@ def test_make_test_with_servers_unset() -> None:
 
 
 @needs_make
-def test_make_demo_migrates_sets_up_and_serves_asgi() -> None:
+def test_make_demo_migrates_sets_up_and_serves_asgi_with_the_bots() -> None:
     recipe = make_dry_run("demo")
-    steps = ["manage.py migrate", "manage.py demo_setup", "uvicorn harbormaster.asgi:application"]
+    steps = ["manage.py migrate", "manage.py demo_setup", "manage.py demo_serve"]
     positions = [recipe.index(step) for step in steps]
     assert positions == sorted(positions)
-    assert "--host 127.0.0.1 --port 8000" in recipe
+    assert "demo_serve --host 127.0.0.1 --port 8000" in recipe
+    assert "uvicorn" not in recipe, "demo_serve runs uvicorn itself, beside the example bots"

@@ -48,3 +48,16 @@ def test_refuses_when_debug_is_off(settings) -> None:
     with pytest.raises(CommandError, match="DEBUG"):
         run_demo_setup()
     assert not get_user_model().objects.filter(username=DEMO_ADMIN_USERNAME).exists()
+
+
+@pytest.mark.parametrize(
+    ("debug", "host", "refusal"),
+    [(False, "127.0.0.1", "DEBUG"), (True, "0.0.0.0", "loopback")],
+)
+def test_demo_serve_refuses_without_debug_or_beyond_loopback(
+    settings, debug: bool, host: str, refusal: str
+) -> None:
+    """Refused before any bot is served: the demo admin's password is published."""
+    settings.DEBUG = debug
+    with pytest.raises(CommandError, match=refusal):
+        call_command("demo_serve", host=host, port=1, stdout=StringIO())
