@@ -81,6 +81,8 @@
       }
     } : null;
     HMBoards.render(root, model);
+    page.setAttribute("data-ply", String(message.ply));  // what the board shows (tests read it)
+    page.setAttribute("data-your-turn", mayAct ? "true" : "false");
     $("play-role").textContent = message.seat === null
       ? "You are watching."
       : "You play " + name(message.seat) + " (seat " + message.seat + ").";

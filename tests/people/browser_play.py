@@ -1,0 +1,136 @@
+"""Helpers of the people's real-browser scenarios: a served site, and playing by clicks.
+
+The site runs in a uvicorn subprocess on the test's PostgreSQL database in the
+embedded mode (eager referee, in-memory channel layer), so a person's click
+goes browser → socket → ``referee.submit`` → the example bots over loopback
+HTTP, exactly as on ``make demo``. The example bots are served by the test
+process (``harbormaster.demo.example_bots``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import connection
+
+from tests.tournaments.boards.webdriver import Browser, _free_port
+from tournaments.models import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+ENABLED_CONTROLS = "#board .hm-control[data-action-index]:not([disabled])"
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def wait_for(condition: Callable[[], object], what: str, timeout: float = 10) -> object:
+    """``condition()``'s first truthy value, polled every 50 ms; fails after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@contextmanager
+def served_site() -> Iterator[str]:
+    """uvicorn on a free loopback port serving this test's database; yields its base URL."""
+    db = connection.settings_dict
+    login = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    url = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": "", "ALLOWED_HOSTS": "127.0.0.1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
+         "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: _answers(base + "/healthz"), "the server to start", 30)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def artefacts(tmp_path: Path, name: str) -> Path:
+    """Where screenshots go: ``$HM_ARTEFACTS/<name>``, else a temporary folder (printed)."""
+    root = os.environ.get("HM_ARTEFACTS")
+    where = Path(root) / name if root else tmp_path / name
+    where.mkdir(parents=True, exist_ok=True)
+    print(f"\n{name} screenshots: {where}")
+    return where
+
+
+def title(browser: Browser) -> str:
+    return browser.run("return document.title")
+
+
+def status_of(game_id: int) -> str:
+    return Game.objects.values_list("status", flat=True).get(pk=game_id)
+
+
+def next_ply(game_id: int) -> int:
+    return Game.objects.values_list("next_ply", flat=True).get(pk=game_id)
+
+
+def my_turn_controls(browser: Browser, game_id: int) -> list[dict[str, str]] | str:
+    """The enabled board controls once it is this page's turn, or "over" once the game is."""
+    if status_of(game_id) != Game.Status.RUNNING:
+        return "over"
+    shown = browser.run(
+        "var p = document.getElementById('play');"
+        "return [p.getAttribute('data-ply'), p.getAttribute('data-your-turn')];"
+    )
+    if shown != [str(next_ply(game_id)), "true"]:
+        return []  # not this seat's turn, or the page still shows an older position
+    assert title(browser).startswith("▶"), "the tab title says whose turn it is"
+    return browser.find_all(ENABLED_CONTROLS)
+
+
+def play_by_clicks(
+    browser: Browser,
+    game_id: int,
+    *,
+    rng: random.Random,
+    max_clicks: int,
+    turn_timeout: float = 60,
+    on_click: Callable[[int], None] | None = None,
+) -> int:
+    """Click a random legal control on every turn until the game ends; the number of clicks.
+
+    Each turn waits for the page to show the current position with the seat
+    to move (and "▶" in the tab title), then clicks one of them for real (WebDriver's click, so
+    the control must be visible and enabled), then waits for the move to be
+    logged before looking again.
+    """
+    clicks = 0
+    while True:
+        found = wait_for(
+            lambda: my_turn_controls(browser, game_id), "the seat's turn or the end", turn_timeout
+        )
+        if found == "over":
+            return clicks
+        assert clicks < max_clicks, f"still playing after {clicks} clicks"
+        before = next_ply(game_id)
+        browser.click(rng.choice(found))
+        clicks += 1
+        if on_click is not None:
+            on_click(clicks)
+        wait_for(lambda b=before: next_ply(game_id) > b, "the clicked move to be logged", 20)
