@@ -10,5 +10,6 @@ app_name = "people"
 
 urlpatterns = [
     path("me/", views.me, name="me"),
+    path("me/waiting.json", views.waiting_json, name="waiting"),
     path("people/<str:username>/", views.person_page, name="person"),
 ]

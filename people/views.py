@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from allauth.account.views import LoginView
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
@@ -15,7 +15,7 @@ from rest_framework.authtoken.models import Token
 
 from harbormaster import login_throttle
 
-from . import services
+from . import services, waiting
 from .forms import ConsentForm
 
 TOKEN_HINT_LENGTH = 6
@@ -50,6 +50,23 @@ def me(request: HttpRequest) -> HttpResponse:
             "token_hint": token.key[:TOKEN_HINT_LENGTH] if token else None,
         },
     )
+
+
+@require_GET
+def waiting_json(request: HttpRequest) -> HttpResponse:
+    """``/me/waiting.json``: the games waiting for the person's move, polled by the badge.
+
+    Anonymous: a 403 with a sentence rather than the sign-in redirect, since a
+    script asks, not a person (the badge stops polling on it). Never cached:
+    it changes with every move.
+    """
+    if not request.user.is_authenticated:
+        response = JsonResponse({"error": "sign in to see the games waiting for you"}, status=403)
+    else:
+        games = waiting.games_waiting_for(request.user)
+        response = JsonResponse({"games": [game.as_dict() for game in games]})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET

@@ -12,8 +12,16 @@ Who sees what follows :mod:`tournaments.spectator`:
   the spectator's, every action with its ``describe`` text, the actions offered,
   and for a bot's move its latency and fault kind (never the fault detail nor
   the request/reply excerpts: those stay with the bot's owner);
-* otherwise: the spectator's view only, up to the current ply, each move saying
-  who moved and its public events -- no action, no seat's view.
+* otherwise (running, aborted, or its duplicate set still open): the
+  spectator's view, up to the current ply, each move saying who moved and its
+  public events -- no action; and for a seat's **holder** (the person in it or
+  the owner of the bot in it, :mod:`tournaments.seat_holders`) that seat's
+  view, with its own moves as above (description, actions offered, a bot's
+  latency and fault kind), every other move as bare as the spectator's. That
+  is what the play page and the bot API already showed them; another seat's
+  view is refused with a 403. The current position shows the seat's legal
+  actions only as the play page would: while the game runs and the seat has
+  not forfeited.
 
 A request covers at most :data:`MAX_PAGE` positions (each costs a ``view`` and
 the legal actions), and two queries whatever its size.
@@ -89,11 +97,18 @@ def parse_int(raw: str, name: str, default: int, low: int, high: int) -> int:
 
 
 def _move_block(
-    move: Move, state: engines.State, rules: engines.Engine, public: bool, bot_seats: set[int]
+    move: Move,
+    state: engines.State,
+    rules: engines.Engine,
+    revealed: bool,
+    bot_seats: set[int],
 ) -> dict[str, Any]:
-    """What the viewer may know of the move played from ``state`` (before it is applied)."""
+    """What the viewer may know of the move played from ``state`` (before it is applied).
+
+    ``revealed``: the whole block (a public record, or the viewer's own seat's move).
+    """
     block: dict[str, Any] = {"ply": move.ply, "seat": move.seat, "chance": move.seat == CHANCE}
-    if not public:
+    if not revealed:
         return block
     block["description"] = rules.describe(move.action)
     if move.seat != CHANCE:
@@ -106,22 +121,32 @@ def _move_block(
 
 
 def replay_page(
-    game: Game, raw_seat: str = "", raw_start: str = "", raw_count: str = ""
+    game: Game,
+    raw_seat: str = "",
+    raw_start: str = "",
+    raw_count: str = "",
+    *,
+    held: frozenset[int] = frozenset(),
 ) -> ReplayPage:
     """The models of one page of ``game``'s replay for the viewer the parameters name.
 
-    ``game`` should come with its seats and competitors prefetched. A seat's view
-    of a record that is not public is refused with a 403.
+    ``game`` should come with its seats and competitors prefetched; ``held`` are
+    the seats the requesting user holds (``seat_holders.seats_held_by``). Before
+    the record is public, a seat's view is refused with a 403 unless the seat is
+    one of ``held``.
     """
     public = spectator.is_public(game)
     seat = parse_seat(raw_seat, game.num_players)
-    if seat is not None and not public:
-        raise ReplayError("a seat's view is shown only once the game's record is public", 403)
+    if seat is not None and not public and seat not in held:
+        raise ReplayError(
+            "a seat's view is shown only to its holder until the game's record is public", 403
+        )
     moves = list(Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply"))
     start = parse_int(raw_start, "start", 0, 0, len(moves))
     count = parse_int(raw_count, "count", MAX_PAGE, 1, MAX_PAGE)
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     rules = engines.get(game.engine)
+    forfeited = {s.position for s in seats if s.forfeited}
     total, positions = replay_positions(
         rules.new_game(game.num_players, game.options),
         moves,
@@ -132,6 +157,7 @@ def replay_page(
         names={s.position: s.competitor.name for s in seats},
         bot_seats={s.position for s in seats if s.competitor.kind == "bot"},
         strict=game.engine_version == rules.version,
+        may_act_now=game.status == Game.Status.RUNNING and seat not in forfeited,
     )
     if start >= total:
         raise ReplayError(f"start must be at most {total - 1}, the last position that replays")
@@ -161,22 +187,27 @@ def replay_positions(
     names: dict[int, str],
     bot_seats: set[int],
     strict: bool,
+    may_act_now: bool = False,
 ) -> tuple[int, list[dict[str, Any]]]:
     """``(positions that replay, the entries of positions start .. start+count-1)``.
 
     ``state`` is the game's start (it is spent). No database: the bench and the
     view share it. ``strict``: the log was written by these rules, so a refused
     move is a real fault; otherwise the replay stops before the first refused move.
+    Unless ``public``, only ``seat``'s own moves are told in full (its holder's
+    replay), and the last position keeps its legal actions only if ``may_act_now``
+    (the game runs and the seat has not forfeited: as the play page shows them).
     """
     rules = state.engine
     positions: list[dict[str, Any]] = []
     for index, move in enumerate(moves):
         if start <= index < start + count:
+            revealed = public or (seat is not None and move.seat == seat)
             positions.append(
                 {
                     "position": index,
                     "model": board_model(state, seat, names),
-                    "move": _move_block(move, state, rules, public, bot_seats),
+                    "move": _move_block(move, state, rules, revealed, bot_seats),
                 }
             )
         try:
@@ -190,9 +221,10 @@ def replay_positions(
                 return len(moves) + 1, positions
             return _replayable(moves, index + 1, state) + 1, positions
     if start + count > len(moves):
-        positions.append(
-            {"position": len(moves), "model": board_model(state, seat, names), "move": None}
-        )
+        model = board_model(state, seat, names)
+        if not public and not may_act_now:
+            model["legal"] = []
+        positions.append({"position": len(moves), "model": model, "move": None})
     return len(moves) + 1, positions
 
 

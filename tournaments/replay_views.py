@@ -1,7 +1,9 @@
 """``/games/<id>/boards.json``: one page of the game page's board replay, as JSON.
 
 The page fetches it (instead of inlining a model per ply into the HTML); what
-the answer may hold is decided in :mod:`tournaments.replay`.
+the answer may hold is decided in :mod:`tournaments.replay`, and which seats the
+signed-in user holds (whose views they may see during the game) in
+:mod:`tournaments.seat_holders`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 import engines
 
-from . import listings, replay
+from . import listings, replay, seat_holders, spectator
 
 
 @require_GET
@@ -23,12 +25,13 @@ def game_boards(request: HttpRequest, pk: int) -> HttpResponse:
         engines.get(game.engine)
     except engines.InvalidGame:
         return JsonResponse({"error": f"no engine {game.engine!r} on this server"}, status=404)
+    raw_seat = request.GET.get("seat", "")
+    held: frozenset[int] = frozenset()
+    if raw_seat not in ("", "spectator") and not spectator.is_public(game):
+        held = seat_holders.seats_held_by(game, request.user)  # asked only when it matters
     try:
         page = replay.replay_page(
-            game,
-            request.GET.get("seat", ""),
-            request.GET.get("start", ""),
-            request.GET.get("count", ""),
+            game, raw_seat, request.GET.get("start", ""), request.GET.get("count", ""), held=held
         )
     except replay.ReplayError as error:
         return JsonResponse({"error": str(error)}, status=error.status)

@@ -14,7 +14,8 @@ for someone who holds no seat -- *show less when in doubt*:
   is): every action with its ``engine.describe`` text, the seed and the
   outcome; the board replay (``tournaments.replay``) may then show each
   seat's view, the actions it was offered, and a bot move's latency and fault
-  kind. An aborted game keeps its secrets, seed included.
+  kind. An aborted game keeps its secrets, seed included. (Before that, a
+  seat's own holder may replay that one seat: ``tournaments.seat_holders``.)
 * Never: fault details and request/reply excerpts (their bot's owner sees them
   through the bot API), nor any seat's private view while the game is on.
 """

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 import engines
 
-from . import listings, replay, spectator
+from . import listings, replay, seat_holders, spectator
 
 
 @require_GET
@@ -34,12 +34,19 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     summary = listings.GameSummary(game, listings.engine_name(game.engine), seats)
     public = spectator.is_public(game)
+    # The seat switcher: every seat once the record is public; before, the viewer's own.
+    held = frozenset() if public else seat_holders.seats_held_by(game, request.user)
     board = {
         "engine": rules.slug,
         "url": reverse("tournaments:game-boards", args=[game.pk]),
         "public": public,
         "positions": replay.replayable_positions(game),
-        "seats": [{"seat": seat.position, "name": seat.competitor} for seat in seats],
+        "seats": [
+            {"seat": seat.position, "name": seat.competitor, "yours": seat.position in held}
+            for seat in seats
+            if public or seat.position in held
+        ],
+        "held": bool(held),
     }
     return render(
         request,

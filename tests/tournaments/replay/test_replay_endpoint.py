@@ -4,6 +4,8 @@ A public record (finished, its duplicate set over) gives any seat's view with th
 actions offered and taken and a bot's latency and fault; a running game, or one of
 a still-open duplicate set, gives only the spectator's models up to the current
 ply, equal to ``board_model(state, None)`` and unchanged when its secrets change.
+These requests are anonymous; a seat's holder replaying their own seat during the
+game is in ``test_replay_holders.py``.
 """
 
 from __future__ import annotations
