@@ -36,9 +36,7 @@ def test_a_table_with_each_kind_of_seat(host, greedy, stranger) -> None:
     table = make(host, players=5, seats=[greedy.pk, own.pk, open_bot.pk, None])
     assert seat_names(table) == ["hana", "examples/greedy", "hana/mine", "olga/open", None]
     assert table.status == LobbyTable.Status.OPEN
-    assert set(table.seats.exclude(competitor=None).values_list("added_by", flat=True)) == {
-        host.pk
-    }
+    assert set(table.seats.exclude(competitor=None).values_list("added_by", flat=True)) == {host.pk}
 
 
 def test_a_table_of_bots_only_besides_its_host_starts_at_once(host, greedy, randomly) -> None:
@@ -72,9 +70,9 @@ def test_the_last_seat_starts_the_game_with_the_tables_seats_in_order(host, gues
     table.refresh_from_db()
     assert table.status == LobbyTable.Status.STARTED and table.started_at is not None
     game = table.game
-    assert list(
-        game.seats.order_by("position").values_list("position", "competitor_id")
-    ) == list(table.seats.order_by("position").values_list("position", "competitor_id"))
+    assert list(game.seats.order_by("position").values_list("position", "competitor_id")) == list(
+        table.seats.order_by("position").values_list("position", "competitor_id")
+    )
     assert seat_names(table) == ["hana", "gus", "examples/greedy", "tess"]
     assert (game.engine, game.num_players, game.move_time_ms, game.time_bank_ms) == (
         "manila",
