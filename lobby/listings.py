@@ -40,6 +40,8 @@ class TableView:
     table: LobbyTable
     engine_name: str
     time_control: str
+    time_name: str
+    time_detail: str
     host_name: str
     seats: list[SeatView]
     you_seated: bool
@@ -94,6 +96,8 @@ def view_of(table: LobbyTable, user: Any) -> TableView:
         table=table,
         engine_name=listings.engine_name(table.engine),
         time_control=control.label if control else table.time_control,
+        time_name=control.name if control else table.time_control,
+        time_detail=control.detail if control else "",
         host_name=table.host.get_username(),
         seats=seats,
         you_seated=any(seat.is_you for seat in seats),
@@ -106,9 +110,19 @@ def table_of(pk: int, user: Any) -> TableView | None:
     return view_of(table, user) if table is not None else None
 
 
+def _yours(uid: int) -> Q:
+    return Q(host_id=uid) | Q(
+        seats__competitor__user_id=uid, seats__competitor__kind=Competitor.Kind.PERSON
+    )
+
+
 def open_tables(user: Any, limit: int = OPEN_TABLES_SHOWN) -> list[TableView]:
-    """The newest open tables anyone may look at (and join while a seat is open)."""
-    tables = _tables().filter(status=LobbyTable.Status.OPEN).order_by("-created_at", "-id")
+    """The newest open tables, but for ``user``'s own (:func:`your_open_tables` lists those)."""
+    tables = _tables().filter(status=LobbyTable.Status.OPEN)
+    uid = _user_id(user)
+    if uid is not None:
+        tables = tables.exclude(pk__in=LobbyTable.objects.filter(_yours(uid)).values("pk"))
+    tables = tables.order_by("-created_at", "-id")
     return [view_of(table, user) for table in tables[:limit]]
 
 
@@ -117,12 +131,9 @@ def your_open_tables(user: Any) -> list[TableView]:
     uid = _user_id(user)
     if uid is None:
         return []
-    mine = Q(host_id=uid) | Q(
-        seats__competitor__user_id=uid, seats__competitor__kind=Competitor.Kind.PERSON
-    )
     tables = (
         _tables()
-        .filter(mine, status=LobbyTable.Status.OPEN)
+        .filter(_yours(uid), status=LobbyTable.Status.OPEN)
         .distinct()
         .order_by("-created_at", "-id")
     )

@@ -21,8 +21,12 @@ class TimeControl:
 
     @property
     def label(self) -> str:
+        return f"{self.name}: {self.detail}"
+
+    @property
+    def detail(self) -> str:
         move, bank = _duration(self.move_time_ms), _duration(self.time_bank_ms)
-        return f"{self.name}: {move} a move + {bank} bank"
+        return f"{move} a move + {bank} bank"
 
 
 def _duration(ms: int) -> str:
