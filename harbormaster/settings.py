@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "people",
+    # The lobby: open tables people join and fill with bots (depends on the apps above).
+    "lobby",
 ]
 
 MIDDLEWARE = [

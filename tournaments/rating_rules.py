@@ -15,7 +15,8 @@ both rules, the game API asks first to answer a 400 on ``rated``):
   organiser, not the owner, chose it.
 * **A challenge** (``challenge``): a game a user makes that seats another
   owner's bot (house bots aside). The challenged owner chose neither the
-  game, the opponents nor the time. Events pair bots themselves: no
+  game, the opponents nor the time. Another *person* in a seat is no
+  challenge: they took the seat themselves (the lobby). Events pair bots themselves: no
   challenge.
 
 Both are *forced*: asking for a rated game anyway is refused
@@ -52,6 +53,7 @@ class Holder:
     name: str  # the competitor's name: owner/bot for a bot
     owner_id: int | None  # the user behind the seat; None when nobody's (test players)
     house: bool  # an example bot, owned by the service
+    person: bool = False  # a person in the seat: never a challenge, but still its own owner
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,10 @@ def holders_of_competitors(competitors: Sequence[Competitor]) -> list[Holder]:
         )
     )
     house = example_bots_username()
-    return [Holder(c.name, c.user_id, owners.get(c.pk) == house) for c in competitors]
+    return [
+        Holder(c.name, c.user_id, owners.get(c.pk) == house, c.kind == Competitor.Kind.PERSON)
+        for c in competitors
+    ]
 
 
 def _names(holders: Iterable[Holder]) -> str:
@@ -95,7 +100,9 @@ def forced_reasons(
     owned = [holder for holder in holders if holder.owner_id is not None and not holder.house]
     reasons = []
     if creator_id is not None and purpose != Game.Purpose.EVENT:
-        challenged = [holder for holder in owned if holder.owner_id != creator_id]
+        challenged = [
+            holder for holder in owned if holder.owner_id != creator_id and not holder.person
+        ]
         if challenged:
             reasons.append(
                 (

@@ -183,3 +183,15 @@ def test_the_admin_shows_why_and_for_whom_a_game_was_made(admin_client, bob, hou
     text = page.content.decode()
     assert page.status_code == 200
     assert "one owner holds several seats" in text and "bob" in text
+
+
+def test_another_person_at_a_users_table_is_no_challenge(bob) -> None:
+    """People took their seats themselves (the lobby): only another owner's *bot* is challenged."""
+    from django.contrib.auth import get_user_model
+
+    ann = get_user_model().objects.create(username="ann")
+    people = [
+        CompetitorFactory(kind="person", name=user.username, user=user) for user in (bob, ann)
+    ]
+    game = create_game("cargo_noir", people, rated=True, created_by=bob)
+    assert game.rated is True and game.unrated_reason == ""
