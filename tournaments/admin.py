@@ -97,7 +97,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
-    readonly_fields = ("position", "competitor", "forfeited", "fault_count")
+    readonly_fields = ("position", "competitor", "forfeited", "substituted", "fault_count")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -122,7 +122,12 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if not force and shows_ply is not None and seen is not None and shows_ply <= seen[0]:
             return
         built = await database_sync_to_async(person_moves.frame)(self.viewer)
-        key = (built["ply"], built["status"], tuple(built["forfeited"]))
+        key = (
+            built["ply"],
+            built["status"],
+            tuple(built["forfeited"]),
+            tuple(built["substituted"]),
+        )
         if not force and key == self.last_sent:
             return
         self.last_sent = key

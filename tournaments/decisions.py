@@ -7,6 +7,12 @@ from typing import Any
 
 from .models import Move
 
+FORFEITED = "forfeited"
+"""Fault kind of the defaults played for a seat that already forfeited (not counted again).
+
+Also the kind of the default played when a substituted seat's house bot failed
+(``house_bot``): the seat forfeited already, and the failure is not the person's."""
+
 
 @dataclass(frozen=True)
 class Decision:

@@ -401,6 +401,12 @@ class Seat(models.Model):
         "the seat forfeited, and its result changes no rating (the other seats are rated "
         "among themselves).",
     )
+    substituted = models.BooleanField(
+        default=False,
+        help_text="A house bot plays the seat for the rest of the game: its person timed out "
+        "too often or resigned. Always set together with forfeited (the person ranks last), "
+        "so the other players still play a real game.",
+    )
     fault_count = models.PositiveIntegerField(default=0)
     events_sent = models.PositiveIntegerField(
         default=0, help_text="Public events already sent to this seat's bot."
@@ -422,13 +428,14 @@ class Seat(models.Model):
 
 
 class Move(models.Model):
-    """One action of the log: a player's, a default after a fault, or chance's."""
+    """One action of the log: a player's, a default after a fault, a house bot's, or chance's."""
 
     class Source(models.TextChoices):
         BOT = "bot", "bot"
         PERSON = "person", "person"
         CHANCE = "chance", "chance"
         DEFAULT = "default", "default after a fault"
+        HOUSE = "house", "house bot for a substituted seat"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     ply = models.PositiveIntegerField()

@@ -109,6 +109,7 @@ def frame(viewer: Viewer) -> dict[str, Any]:
     to_move = list(state.to_move)
     seat = _shown_seat(viewer, to_move)
     forfeited = {s.position for s in seats if s.forfeited}
+    substituted = [s for s in seats if s.substituted]
     may_act = game.status == Game.Status.RUNNING and seat is not None and seat not in forfeited
     names = {s.position: s.competitor.name for s in seats}
     model = board_model(state, seat, names, playing=may_act)
@@ -128,10 +129,24 @@ def frame(viewer: Viewer) -> dict[str, Any]:
         "seats": list(viewer.seats),
         "yourTurn": bool(may_act and model["legal"]),
         "forfeited": sorted(forfeited),
+        "substituted": [s.position for s in substituted],
+        "substitutions": [
+            {"seat": s.position, "reason": substitution_reason(s)} for s in substituted
+        ],
         "model": model,
         "clocks": clocks(game, seats, to_move),
         "outcome": outcome,
     }
+
+
+def substitution_reason(seat: Seat) -> str:
+    """Why a house bot plays ``seat``: ``"timeouts"`` (the fault limit) or ``"resigned"``.
+
+    Derived, not stored: a person's only faults are timeouts, a seat is
+    substituted at the fault limit or when its person resigns, and a seat that
+    reached the limit has nothing left to resign.
+    """
+    return "timeouts" if seat.fault_count >= referee.faults_to_forfeit() else "resigned"
 
 
 def _shown_seat(viewer: Viewer, to_move: list[int]) -> int | None:
@@ -145,8 +160,11 @@ def act(game_id: int, viewer: Viewer, ply: Any, index: Any) -> Move:
     """Play legal action number ``index`` at ``ply`` for the viewer's seat to move.
 
     Refused (PlayError, nothing written) unless: ``ply`` and ``index`` are
-    integers, the viewer holds a seat, the game runs, ``ply`` is current, one
-    of the viewer's seats is to move and has not forfeited, the index is in
+    integers, the viewer holds a seat, the game runs, a house bot does not
+    play all of the viewer's seats (``substituted``: whatever the ply, so the
+    page learns why its controls are gone), ``ply`` is current, one of the
+    viewer's seats is to move and has not forfeited (``substituted`` when a
+    house bot plays it, else ``forfeited``), the index is in
     range of its legal actions, and its clock has not run out (then the
     referee is asked to play the default at once).
     """
@@ -159,6 +177,8 @@ def act(game_id: int, viewer: Viewer, ply: Any, index: Any) -> Move:
         raise PlayError("no_game", f"there is no game {game_id}")
     if game.status != Game.Status.RUNNING:
         raise PlayError("not_running", f"the game is {game.status}")
+    if not Seat.objects.filter(game=game, position__in=viewer.seats, substituted=False).exists():
+        raise PlayError("substituted", "a house bot plays your seat for the rest of the game")
     if ply != game.next_ply:
         raise PlayError(
             "stale_ply", f"ply {ply} is not current: the game is at ply {game.next_ply}"
@@ -168,6 +188,8 @@ def act(game_id: int, viewer: Viewer, ply: Any, index: Any) -> Move:
     if not mine:
         raise PlayError("not_your_turn", f"none of your seats is to move at ply {ply}")
     seat = Seat.objects.get(game=game, position=mine[0])
+    if seat.substituted:
+        raise PlayError("substituted", "a house bot plays your seat for the rest of the game")
     if seat.forfeited:
         raise PlayError("forfeited", "your seat forfeited; the referee plays for it")
     legal = state.legal_actions(seat.position)
@@ -196,10 +218,13 @@ def act(game_id: int, viewer: Viewer, ply: Any, index: Any) -> Move:
 
 
 def resign(game_id: int, viewer: Viewer) -> list[int]:
-    """The viewer's seats forfeit the game; the referee plays their defaults from now on.
+    """The viewer's seats forfeit the game and are substituted: the house bot plays them.
 
-    Returns the seats that forfeited now; PlayError if none was left to
-    forfeit. Other pages are told with a ``game.resigned`` message.
+    The person ranks last exactly as for any forfeit; the house bot
+    (``house_bot``) plays their seats to the end rather than the engine's
+    defaults, so the other players still play a real game. Returns the seats
+    that forfeited now; PlayError if none was left to forfeit. Other pages
+    are told with a ``game.resigned`` message.
     """
     if not viewer.is_player:
         raise PlayError("not_a_player", "only a seat's player may resign")
@@ -213,8 +238,10 @@ def resign(game_id: int, viewer: Viewer) -> list[int]:
         positions = list(rows.values_list("position", flat=True))
         if not positions:
             raise PlayError("nothing_to_resign", "your seats have already forfeited")
-        Seat.objects.filter(game=game, position__in=positions).update(forfeited=True)
+        Seat.objects.filter(game=game, position__in=positions).update(
+            forfeited=True, substituted=True
+        )
         message = {"type": "game.resigned", "game": game.pk, "seats": positions}
         transaction.on_commit(lambda: broadcast.publish(game.pk, message))
-        schedule_advance(game.pk)  # if a resigned seat is to move, its default now
+        schedule_advance(game.pk)  # if a resigned seat is to move, the house bot plays now
     return positions

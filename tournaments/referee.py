@@ -23,10 +23,10 @@ from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
 
-from . import broadcast, claims, players, spectator, statecache
-from .decisions import Decision, default_decision
+from . import broadcast, claims, house_bot, players, spectator, statecache
+from .decisions import FORFEITED, Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
-from .models import Game, Move, Outcome, Seat
+from .models import Competitor, Game, Move, Outcome, Seat
 
 log = logging.getLogger(__name__)
 
@@ -49,11 +49,8 @@ Past it the next step is queued anyway, so a task never runs for long (a slow
 bot still gets one move per task) and the broker's redelivery of a lost task
 stays rare."""
 
-MOVED = frozenset({"chance", "default", "played"})
+MOVED = frozenset({"chance", "default", "house", "played"})
 """Step results after which a move was logged and the game is owed another step."""
-
-FORFEITED = "forfeited"
-"""Fault kind of the defaults played for a seat that already forfeited (not counted again)."""
 
 
 def faults_to_forfeit() -> int:
@@ -198,24 +195,36 @@ def _refuse_unless_current(game: Game | None, game_id: int, ply: int) -> None:
 
 
 def _count_fault(game: Game, position: int) -> None:
+    """Count a fault; at the limit the seat forfeits, and a person's is also substituted.
+
+    A person's seat is then played by the house bot (``house_bot``) rather than
+    by the engine's defaults, so the other players are not left with a table
+    that plays badly for the rest of the game; a bot keeps the old rule
+    (forfeited, defaults): its owner is the one who has to fix it.
+    """
     Seat.objects.filter(game=game, position=position).update(fault_count=F("fault_count") + 1)
-    Seat.objects.filter(
+    at_limit = Seat.objects.filter(
         game=game, position=position, fault_count__gte=faults_to_forfeit(), forfeited=False
-    ).update(forfeited=True)
+    )
+    at_limit.filter(competitor__kind=Competitor.Kind.PERSON).update(
+        forfeited=True, substituted=True
+    )
+    at_limit.update(forfeited=True)
 
 
 def advance(game_id: int) -> str:
     """Take the game as far as it goes for now; return what its first step did (logs, tests).
 
     Steps follow each other in this task while they are quick (chance, a
-    forfeited seat's default, a bot that answers at once), for at most
-    ``STEP_BUDGET_S`` after the first; then the next ``advance`` is queued if
-    other games are waiting for a thread, so games on a busy worker take
-    turns and a slow bot holds only its own game. When nobody waits, the
+    forfeited seat's default, a substituted seat's house bot, a bot that
+    answers at once), for at most ``STEP_BUDGET_S`` after the first; then the
+    next ``advance`` is queued if other games are waiting for a thread, so
+    games on a busy worker take turns and a slow bot holds only its own game. When nobody waits, the
     task goes on (a queue round trip costs more than a move), up to
     ``TASK_LIMIT_S`` in all.
     Every step is its own committed move. A step is "finished",
-    "chance", "default" (forfeited seat or expired clock), "played" (a bot
+    "chance", "default" (forfeited seat or expired clock), "house" (the house
+    bot played a substituted seat), "played" (a bot
     answered), "waiting" (a person or pull bot is to move), "raced" (another
     worker got there first) or "idle" (not running).
 
@@ -339,6 +348,9 @@ def _next_step(table: _Table) -> str:
         return _try_submit(table, seat, decision, "chance")
     seat_row = table.seat(seat)
     legal = state.legal_actions(seat)
+    if seat_row.substituted:  # a person's seat the house bot plays (never their clock)
+        decision = house_bot.decide(game.engine, game.pk, seat, state, game.next_ply)
+        return _try_submit(table, seat, decision, "house")
     if seat_row.forfeited:
         decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
         return _try_submit(table, seat, decision, "default")

@@ -11,7 +11,8 @@ Who sees what follows :mod:`tournaments.spectator`:
 * a **public** record (finished, and its duplicate set over): any seat's view or
   the spectator's, every action with its ``describe`` text, the actions offered,
   and for a bot's move its latency and fault kind (never the fault detail nor
-  the request/reply excerpts: those stay with the bot's owner);
+  the request/reply excerpts: those stay with the bot's owner), and which
+  moves of a substituted person's seat the house bot played;
 * otherwise (running, aborted, or its duplicate set still open): the
   spectator's view, up to the current ply, each move saying who moved and its
   public events -- no action; and for a seat's **holder** (the person in it or
@@ -117,6 +118,8 @@ def _move_block(
         block["latencyMs"] = move.latency_ms
         block["fault"] = move.fault_kind or None
         block["source"] = move.source
+    elif move.source == Move.Source.HOUSE:
+        block["source"] = move.source  # a substituted person's seat: the house bot chose
     return block
 
 

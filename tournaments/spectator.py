@@ -14,8 +14,9 @@ for someone who holds no seat -- *show less when in doubt*:
   is): every action with its ``engine.describe`` text, the seed and the
   outcome; the board replay (``tournaments.replay``) may then show each
   seat's view, the actions it was offered, and a bot move's latency and fault
-  kind. An aborted game keeps its secrets, seed included. (Before that, a
-  seat's own holder may replay that one seat: ``tournaments.seat_holders``.)
+  kind (and which moves a substituted seat's house bot played). An aborted
+  game keeps its secrets, seed included. (Before that, a seat's own holder
+  may replay that one seat: ``tournaments.seat_holders``.)
 * Never: fault details and request/reply excerpts (their bot's owner sees them
   through the bot API), nor any seat's private view while the game is on.
 """
@@ -69,6 +70,7 @@ class PublicSeat:
     forfeited: bool | None
     rank: int | None
     score: float | None
+    substituted: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +79,7 @@ class PublicSeat:
             "competitor": self.competitor,
             "kind": self.kind,
             "forfeited": self.forfeited,
+            "substituted": self.substituted,
             "rank": self.rank,
             "score": self.score,
         }
@@ -136,7 +139,12 @@ def outcome_of(game: Game) -> dict[str, list] | None:
 
 
 def public_seats(game: Game) -> list[PublicSeat]:
-    """The seats in position order; forfeits, ranks and scores only once finished."""
+    """The seats in position order; forfeits, ranks and scores only once finished.
+
+    ``substituted`` (a house bot plays a person's seat) is shown during the game
+    too: every live page already shows it (``person_moves.frame``), and who
+    is playing a seat is no secret.
+    """
     outcome = outcome_of(game)
     seats: list[Seat] = sorted(game.seats.all(), key=lambda seat: seat.position)
     return [
@@ -148,6 +156,7 @@ def public_seats(game: Game) -> list[PublicSeat]:
             forfeited=seat.forfeited if outcome is not None else None,
             rank=outcome["ranks"][seat.position] if outcome is not None else None,
             score=outcome["scores"][seat.position] if outcome is not None else None,
+            substituted=seat.substituted,
         )
         for seat in seats
     ]

@@ -21,6 +21,7 @@
     bad_index: "That action is no longer available.",
     not_a_player: "You are watching: only the seat's player can act.",
     forfeited: "Your seat forfeited; the referee plays for it.",
+    substituted: "A house bot plays your seat for the rest of the game.",
     deadline_passed: "Your time ran out; the default action is played for you.",
     rate_limited: "Too many messages at once; wait a moment.",
     not_running: "The game is not running.",
@@ -94,8 +95,23 @@
     var resign = $("play-resign");
     resign.hidden = !(message.seats.length && message.status === "running" &&
       message.seats.some(function (s) { return message.forfeited.indexOf(s) < 0; }));
+    showSubstitutions(message);
     showOutcome(message);
     drawClocks();
+  }
+
+  // "Seat N timed out too often: a house bot plays for it" (or "… resigned: …").
+  function showSubstitutions(message) {
+    var box = $("play-substituted");
+    while (box.firstChild) { box.removeChild(box.firstChild); }
+    var list = message.substitutions || [];
+    box.hidden = !list.length;
+    list.forEach(function (s) {
+      var why = s.reason === "resigned" ? " resigned" : " timed out too often";
+      var mine = message.seats.indexOf(s.seat) >= 0 ? " (your seat)" : "";
+      box.appendChild(HMBoards.el("p", { class: "play-substitution", "data-seat": String(s.seat) },
+        "Seat " + s.seat + " (" + name(s.seat) + ")" + mine + why + ": a house bot plays for it."));
+    });
   }
 
   function showOutcome(message) {
@@ -146,7 +162,7 @@
   }
 
   $("play-resign").addEventListener("click", function () {
-    if (window.confirm("Resign? The referee plays the default action for your seat until the end.")) {
+    if (window.confirm("Resign? You rank last, and a house bot plays your seat until the end.")) {
       send({ type: "resign" });
     }
   });

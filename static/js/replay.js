@@ -50,6 +50,7 @@
     var facts = [];
     if (move.latencyMs !== undefined && move.latencyMs !== null) { facts.push("answered in " + move.latencyMs + " ms"); }
     if (move.fault) { facts.push("fault: " + move.fault + " (default action recorded)"); }
+    if (move.source === "house") { facts.push("played by a house bot (the seat was substituted)"); }
     if (facts.length) { moveBox.appendChild(el("p", facts.join(" · "), "replay-facts")); }
     if (move.offered && move.offered.length) {
       var details = el("details", null, "replay-offered");

@@ -90,6 +90,22 @@ def test_a_forfeited_winner_is_rated_last() -> None:
 
 
 @pytest.mark.django_db
+def test_a_substituted_seat_is_rated_exactly_as_a_forfeit() -> None:
+    """A house bot played seat 0 for its person (``Seat.substituted``): rated 4th all the same."""
+    from tournaments.models import Seat
+
+    players = CompetitorFactory.create_batch(4)
+    game = finished_game(players, [1, 2, 3, 4], forfeited=[True, False, False, False])
+    Seat.objects.filter(game=game, position=0).update(substituted=True)
+    apply_game_result(game)
+    assert [round(_elo(p).value, 3) for p in players] == [1484.0, 1516.0, 1505.333, 1494.667]
+    live = _snapshot()
+    Rating.objects.update(value=0, sigma=1, score=0, games=0)
+    call_command("recompute_ratings", "--no-progress")
+    assert _snapshot() == live
+
+
+@pytest.mark.django_db
 def test_scopes_record_parameters_and_library_versions() -> None:
     players = CompetitorFactory.create_batch(2)
     apply_game_result(finished_game(players, [1, 2]))

@@ -97,7 +97,8 @@ def test_submit_refuses_bad_input_and_writes_nothing() -> None:
     assert game.moves.count() == before[1]
 
 
-def test_faults_forfeit_the_seat_which_then_plays_defaults_and_ranks_last() -> None:
+def test_faults_forfeit_a_persons_seat_which_the_house_bot_then_plays_and_it_ranks_last() -> None:
+    """(A bot's seat keeps the engine's defaults: ``test_house_bot.py``.)"""
     game = create_game("manila", people(3), seed="faulty")
     faulty = None
     for _ in range(3):
@@ -123,13 +124,15 @@ def test_faults_forfeit_the_seat_which_then_plays_defaults_and_ranks_last() -> N
         game.pk, game.next_ply, seat,
         Decision(state.legal_actions(seat)[0], source="default", fault_kind="timeout"),
     )  # fmt: skip
-    assert Seat.objects.get(game=game, position=seat).forfeited
+    row = Seat.objects.get(game=game, position=seat)
+    assert row.forfeited and row.substituted
     play_as_people(game, random.Random(3), absent=seat)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.outcome.ranks[seat] == 3
-    forfeited_moves = game.moves.filter(seat=seat, fault_kind="forfeited")
-    assert forfeited_moves.exists() and all(m.source == "default" for m in forfeited_moves)
+    house_moves = game.moves.filter(seat=seat, source="house")
+    assert house_moves.exists() and not house_moves.exclude(fault_kind="").exists()
+    assert not game.moves.filter(seat=seat, fault_kind="forfeited").exists()
 
 
 def test_an_expired_clock_plays_the_default_with_a_timeout_fault() -> None:

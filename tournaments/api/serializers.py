@@ -154,6 +154,10 @@ class PublicSeatSerializer(serializers.Serializer):
     competitor = serializers.CharField(help_text="The player's name (owner/bot for a bot).")
     kind = serializers.CharField(help_text="bot or person")
     forfeited = serializers.BooleanField(allow_null=True, help_text="Shown once finished.")
+    substituted = serializers.BooleanField(
+        help_text="A house bot plays this person's seat for the rest of the game (they timed "
+        "out too often or resigned); ranked last as a forfeit. Shown during the game too."
+    )
     rank = serializers.IntegerField(allow_null=True, help_text="1 = best; shown once finished.")
     score = serializers.FloatField(allow_null=True, help_text="Shown once finished.")
 

@@ -261,7 +261,7 @@ def test_a_reconnecting_seat_gets_its_board_and_clock_back_unchanged() -> None:
     assert Move.objects.get(game=game, ply=reopened["ply"]).source == "person"
 
 
-def test_resigning_forfeits_the_seat_and_the_referee_plays_its_defaults() -> None:
+def test_resigning_forfeits_the_seat_and_a_house_bot_plays_it() -> None:
     game, players = manila_game()
     mover = to_move(game)
     ply = game.next_ply
@@ -280,10 +280,13 @@ def test_resigning_forfeits_the_seat_and_the_referee_plays_its_defaults() -> Non
         return after, seen, again
 
     after, seen, again = async_to_sync(scenario)()
-    assert Seat.objects.get(game=game, position=mover).forfeited
+    row = Seat.objects.get(game=game, position=mover)
+    assert row.forfeited and row.substituted and row.fault_count == 0
     move = Move.objects.get(game=game, ply=ply)
-    assert move.seat == mover and move.source == "default"
+    assert move.seat == mover and move.source == "house" and move.fault_kind == ""
     assert mover in after["forfeited"] and mover in seen["forfeited"]
+    assert after["substituted"] == seen["substituted"] == [mover]
+    assert after["substitutions"] == [{"seat": mover, "reason": "resigned"}]
     assert not after["yourTurn"] and after["model"]["legal"] == []
     assert again["code"] == "nothing_to_resign"
 
