@@ -17,7 +17,7 @@ from django.urls import reverse
 import engines
 from botapi.models import Bot
 from tournaments import listings, seating, spectator
-from tournaments.models import Competitor, Game
+from tournaments.models import Competitor, Game, Seat
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable
@@ -159,6 +159,30 @@ def your_running_games(user: Any) -> list[listings.GameSummary]:
     return [
         listings.GameSummary(game, listings.engine_name(game.engine), spectator.public_seats(game))
         for game in games[:20]
+    ]
+
+
+LIVE_GAMES_SHOWN = 10
+
+
+def live_games(user: Any, limit: int = LIVE_GAMES_SHOWN) -> list[listings.GameSummary]:
+    """Running games started from a lobby table, newest first, to watch (not the visitor's own).
+
+    Only what any spectator may see: the seats' names (``spectator.public_seats``);
+    the visitor's own games are listed apart, with a Play link.
+    """
+    games = (
+        listings.games_with_seats()
+        .filter(status=Game.Status.RUNNING, listed=True, lobby_table__isnull=False)
+        .order_by("-created_at", "-id")
+    )
+    uid = _user_id(user)
+    if uid is not None:
+        mine = Seat.objects.filter(competitor__user_id=uid, competitor__kind=Competitor.Kind.PERSON)
+        games = games.exclude(pk__in=mine.values("game_id"))
+    return [
+        listings.GameSummary(game, listings.engine_name(game.engine), spectator.public_seats(game))
+        for game in games[:limit]
     ]
 
 

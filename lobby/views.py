@@ -64,6 +64,7 @@ def _lists_context(request: HttpRequest) -> dict[str, Any]:
         "tables": listings.open_tables(user),
         "your_tables": listings.your_open_tables(user),
         "your_games": listings.your_running_games(user),
+        "live_games": listings.live_games(user),
     }
 
 
@@ -123,6 +124,14 @@ def tables_json(request: HttpRequest) -> JsonResponse:
                     "playUrl": reverse("tournaments:play", args=[summary.game.pk]),
                 }
                 for summary in context["your_games"]
+            ],
+            "liveGames": [
+                {
+                    "id": summary.game.pk,
+                    "engineName": summary.engine_name,
+                    "watchUrl": reverse("tournaments:play", args=[summary.game.pk]),
+                }
+                for summary in context["live_games"]
             ],
             "html": render_to_string("lobby/_lists.html", context, request=request),
         }

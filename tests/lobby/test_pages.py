@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from lobby import services
 from lobby.models import LobbyTable
+from tournaments.models import Game
 
 from .conftest import bot, person, seat_names, snapshot
 
@@ -224,6 +225,27 @@ def test_the_table_json_leads_to_the_play_page_once_started(client, host, guest)
     assert data["status"] == "started" and data["game"] == table.game_id
     assert data["playUrl"] == f"/games/{table.game_id}/play/"
     assert client.get(f"/lobby/tables/{table.pk}.json")["Cache-Control"].startswith("max-age=0")
+
+
+def test_games_started_at_a_table_are_listed_to_watch_but_not_to_their_players(
+    client, host, guest
+) -> None:
+    table = table_of(host, engine="cargo_noir", players=2)
+    assert "Being played now" not in client.get(LOBBY).content.decode()
+    services.join(table, guest)
+    table.refresh_from_db()
+    watch = f'href="/games/{table.game_id}/play/">Watch</a>'
+    assert watch in client.get(LOBBY).content.decode()  # anyone may watch
+    assert watch in client_of(person("tess")).get(LOBBY).content.decode()
+    assert watch not in client_of(guest).get(LOBBY).content.decode()  # a player plays it
+    (live,) = client.get("/lobby/tables.json").json()["liveGames"]
+    assert live == {
+        "id": table.game_id,
+        "engineName": "Cargo Noir",
+        "watchUrl": f"/games/{table.game_id}/play/",
+    }
+    Game.objects.filter(pk=table.game_id).update(status=Game.Status.FINISHED)
+    assert client.get("/lobby/tables.json").json()["liveGames"] == []
 
 
 # ------------------------------------------------------------------ queries

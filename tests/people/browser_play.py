@@ -78,6 +78,83 @@ def artefacts(tmp_path: Path, name: str) -> Path:
     return where
 
 
+def choose(browser: Browser, select_id: str, wanted: str) -> None:
+    """Pick the option of a <select> whose value or text is ``wanted`` (and tell the page)."""
+    found = browser.run(
+        "var s = document.getElementById(arguments[0]), want = arguments[1];"
+        "for (var o of s.options) {"
+        "  if (o.value !== want && o.textContent.trim() !== want) { continue; }"
+        "  s.value = o.value; s.dispatchEvent(new Event('change', {bubbles: true}));"
+        "  return true;"
+        "}"
+        "return false;",
+        select_id,
+        wanted,
+    )
+    assert found, f"no option {wanted!r} in #{select_id}"
+
+
+def fill(browser: Browser, fields: dict[str, str]) -> None:
+    """Type each value into the input named by its key."""
+    for name, value in fields.items():
+        (element,) = browser.find_all(f"input[name='{name}']")
+        browser.type(element, value)
+
+
+def click_button(browser: Browser, text: str) -> None:
+    """Click the (first) button whose text is ``text``."""
+    buttons = [
+        b for b in browser.find_all("button")
+        if browser.run("return arguments[0].textContent.trim()", b) == text
+    ]  # fmt: skip
+    assert buttons, f"no button {text!r}"
+    browser.click(buttons[0])
+
+
+def sign_up(browser: Browser, site: str, username: str, *, accepts_bots: bool) -> None:
+    """Sign up through the site's own form (and answer the consent question)."""
+    browser.get(site + "/accounts/signup/")
+    fill(
+        browser,
+        {
+            "username": username,
+            "email": f"{username}@example.com",
+            "password1": "a-long-enough-password-1",
+            "password2": "a-long-enough-password-1",
+        },
+    )
+    if accepts_bots:
+        (consent,) = browser.find_all("input[name='accepts_bot_opponents']")
+        browser.click(consent)
+    click_button(browser, "Sign Up")
+    wait_for(lambda: "/accounts/signup" not in browser.run("return location.pathname"), "sign-up")
+
+
+def open_table(
+    browser: Browser, site: str, engine: str, seats: list[str], *, time_control: str, rated: bool
+) -> int:
+    """Create a table in the lobby's form with these bots (by name) in the other seats.
+
+    With every seat filled the table starts at once and the page goes to the
+    play page; returns the game's number from its address.
+    """
+    browser.get(site + "/lobby/")
+    choose(browser, "id_engine", engine)
+    choose(browser, "id_num_players", str(len(seats) + 1))
+    choose(browser, "id_time_control", time_control)
+    for n, name in enumerate(seats, start=1):
+        choose(browser, f"id_seat_{n}", name)
+    (box,) = browser.find_all("#id_rated")
+    if browser.run("return arguments[0].checked", box) != rated:
+        browser.click(box)
+    click_button(browser, "Create the table")
+    path = wait_for(
+        lambda: (p := browser.run("return location.pathname")).endswith("/play/") and p,
+        "the play page",
+    )
+    return int(str(path).strip("/").split("/")[1])
+
+
 def title(browser: Browser) -> str:
     return browser.run("return document.title")
 

@@ -1,4 +1,4 @@
-"""People play whole games in a real browser (headless Chromium), by clicking the board.
+"""People play whole games in a real browser (headless Chromium): from the lobby, by clicks.
 
 Skipped where Chromium or its driver is missing, and without PostgreSQL (the
 site runs in another process, which cannot see an in-memory SQLite test
@@ -14,13 +14,20 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from harbormaster.demo import example_bots
-from people.services import ensure_person
+from ratings.models import Rating
 from tests.tournaments.boards.webdriver import MISSING, Browser
 from tests.tournaments.play.test_play_in_browser import session_for
-from tournaments.creation import create_game
 from tournaments.models import Game, Move
 
-from .browser_play import artefacts, play_by_clicks, served_site, wait_for
+from .browser_play import (
+    ENABLED_CONTROLS,
+    artefacts,
+    open_table,
+    play_by_clicks,
+    served_site,
+    sign_up,
+    wait_for,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -29,40 +36,49 @@ pytestmark = [
 ]
 
 
-def test_a_person_plays_manila_against_three_example_bots_to_the_end(tmp_path: Path) -> None:
+def outcome_shown(browser: Browser) -> bool:
+    return browser.run("return !document.getElementById('play-outcome').hidden")
+
+
+def signed_in_as(browser: Browser, site: str, user) -> None:
+    browser.get(site + "/healthz")
+    cookie = {"name": "sessionid", "value": session_for(user), "path": "/"}
+    browser.cmd("POST", "/cookie", {"cookie": cookie})
+
+
+def test_a_new_person_signs_up_and_plays_manila_against_three_example_bots_to_the_end(
+    tmp_path: Path,
+) -> None:
     shots = artefacts(tmp_path, "people-play")
-    user = get_user_model().objects.create_user("ada", password="x")
-    person = ensure_person(user).competitor
-    with example_bots() as bots, served_site() as site:
-        game = create_game(
-            "manila", [person, *(b.competitor for b in bots[:3])], move_time_ms=60_000, rated=False
+    with example_bots(), served_site() as site, Browser(1280, 1000) as browser:
+        sign_up(browser, site, "ada", accepts_bots=True)
+        browser.get(site + "/lobby/")
+        browser.screenshot(shots / "lobby.png")
+        bots = ["examples/greedy", "examples/random-1", "examples/random-2"]
+        game_id = open_table(browser, site, "manila", bots, time_control="standard", rated=True)
+
+        def shoot(clicks: int) -> None:
+            if clicks in (1, 10):
+                browser.screenshot(shots / f"manila-click-{clicks}.png")
+
+        clicks = play_by_clicks(
+            browser, game_id, rng=random.Random(1), max_clicks=200, on_click=shoot
         )
-        with Browser(1280, 1000) as browser:
-            browser.get(site + "/healthz")
-            cookie = {"name": "sessionid", "value": session_for(user), "path": "/"}
-            browser.cmd("POST", "/cookie", {"cookie": cookie})
-            browser.get(f"{site}/games/{game.pk}/play/")
-
-            def shoot(clicks: int) -> None:
-                if clicks in (1, 10):
-                    browser.screenshot(shots / f"manila-click-{clicks}.png")
-
-            clicks = play_by_clicks(
-                browser, game.pk, rng=random.Random(1), max_clicks=200, on_click=shoot
-            )
-            wait_for(
-                lambda: browser.run("return !document.getElementById('play-outcome').hidden"),
-                "the outcome on the page",
-            )
-            browser.screenshot(shots / "manila-over.png")
-            outcome = browser.run("return document.getElementById('play-outcome').textContent")
-            assert outcome.startswith("Game over")
-            assert [e for e in browser.console_errors() if "favicon" not in e] == []
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+        wait_for(lambda: outcome_shown(browser), "the outcome on the page")
+        browser.screenshot(shots / "manila-over.png")
+        assert browser.run("return document.getElementById('play-outcome').textContent").startswith(
+            "Game over"
+        )
+        assert [e for e in browser.console_errors() if "favicon" not in e] == []
+    game = Game.objects.get(pk=game_id)
+    assert game.status == Game.Status.FINISHED and game.rated
+    names = list(game.seats.order_by("position").values_list("competitor__name", flat=True))
+    assert names == ["ada", *bots]
     mine = Move.objects.filter(game=game, seat=0)
     assert clicks > 5 and mine.count() == clicks
     assert set(mine.values_list("source", flat=True)) == {"person"}
+    user = get_user_model().objects.get(username="ada")
+    assert Rating.objects.filter(competitor__user=user, competitor__kind="person").exists()
 
 
 def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
@@ -71,50 +87,45 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
     shots = artefacts(tmp_path, "people-play")
     users = get_user_model().objects
     player, watcher = users.create_user("bea", password="x"), users.create_user("cy", password="x")
-    person = ensure_person(player).competitor
-    with example_bots() as bots, served_site() as site:
-        game = create_game(
-            "grog_island", [person, bots[0].competitor], move_time_ms=60_000, rated=False
+    with (
+        example_bots(),
+        served_site() as site,
+        Browser(1280, 1000) as seat_page,
+        Browser(1280, 1000) as watch_page,
+    ):
+        signed_in_as(seat_page, site, player)
+        game_id = open_table(
+            seat_page, site, "grog_island", ["examples/greedy"], time_control="quick", rated=False
         )
-        with Browser(1280, 1000) as seat_page, Browser(1280, 1000) as watch_page:
-            for browser, user in ((seat_page, player), (watch_page, watcher)):
-                browser.get(site + "/healthz")
-                cookie = {"name": "sessionid", "value": session_for(user), "path": "/"}
-                browser.cmd("POST", "/cookie", {"cookie": cookie})
-                browser.get(f"{site}/games/{game.pk}/play/")
-            wait_for(
-                lambda: (
-                    "watching"
-                    in watch_page.run("return document.getElementById('play-role').textContent")
-                ),
-                "the watcher's frame",
-            )
-            watched_plies: set[str] = set()
+        signed_in_as(watch_page, site, watcher)
+        watch_page.get(site + "/lobby/")
+        (watch,) = watch_page.find_all(f"a.lobby-watch[href='/games/{game_id}/play/']")
+        watch_page.click(watch)
+        wait_for(
+            lambda: (
+                "watching"
+                in watch_page.run("return document.getElementById('play-role').textContent")
+            ),
+            "the watcher's frame",
+        )
+        watched_plies: set[str] = set()
 
-            def watch(clicks: int) -> None:
-                watched_plies.add(watch_page.run(
-                    "return document.getElementById('play').getAttribute('data-ply')"
-                ))  # fmt: skip
-                assert (
-                    watch_page.find_all("#board .hm-control[data-action-index]:not([disabled])")
-                    == []
-                )
-                if clicks == 20:
-                    seat_page.screenshot(shots / "grog-island-seat.png")
-                    watch_page.screenshot(shots / "grog-island-watcher.png")
-
-            clicks = play_by_clicks(
-                seat_page, game.pk, rng=random.Random(2), max_clicks=600, on_click=watch
+        def watch_it(clicks: int) -> None:
+            watched_plies.add(
+                watch_page.run("return document.getElementById('play').getAttribute('data-ply')")
             )
-            for browser in (seat_page, watch_page):
-                wait_for(
-                    lambda b=browser: b.run(
-                        "return !document.getElementById('play-outcome').hidden"
-                    ),
-                    "the outcome on both pages",
-                )
-            watch_page.screenshot(shots / "grog-island-over-watcher.png")
-            assert len(watched_plies) > clicks // 2  # the watcher's board followed the game
-    game.refresh_from_db()
+            assert watch_page.find_all(ENABLED_CONTROLS) == []  # a watcher has no controls
+            if clicks == 20:
+                seat_page.screenshot(shots / "grog-island-seat.png")
+                watch_page.screenshot(shots / "grog-island-watcher.png")
+
+        clicks = play_by_clicks(
+            seat_page, game_id, rng=random.Random(2), max_clicks=600, on_click=watch_it
+        )
+        for browser in (seat_page, watch_page):
+            wait_for(lambda b=browser: outcome_shown(b), "the outcome on both pages")
+        watch_page.screenshot(shots / "grog-island-over-watcher.png")
+        assert len(watched_plies) > clicks // 2  # the watcher's board followed the game
+    game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.FINISHED
     assert Move.objects.filter(game=game, seat=0, source="person").count() == clicks

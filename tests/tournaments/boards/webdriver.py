@@ -118,6 +118,10 @@ class Browser:
     def click(self, element: dict[str, str]) -> None:
         self.cmd("POST", f"/element/{element[ELEMENT]}/click", {})
 
+    def type(self, element: dict[str, str], text: str) -> None:
+        """Type ``text`` into a form field, key by key, as a person would."""
+        self.cmd("POST", f"/element/{element[ELEMENT]}/value", {"text": text})
+
     def resize(self, width: int, height: int) -> None:
         self.cmd("POST", "/window/rect", {"width": width, "height": height})
 
