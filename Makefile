@@ -16,6 +16,9 @@ PORT ?= 8000
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/harbormaster
 REDIS_URL ?= redis://127.0.0.1:6379/1
 PYTEST_WORKERS ?= auto
+# The real-browser tests save their screenshots (every board, the lobby, whole
+# games played by clicks) here, one folder per test module.
+HM_ARTEFACTS ?= $(CURDIR)/artefacts
 
 .PHONY: demo test lint format install
 
@@ -39,7 +42,7 @@ demo: $(INSTALLED)
 	$(PY) manage.py demo_serve --host $(HOST) --port $(PORT)
 
 test: $(INSTALLED)
-	DATABASE_URL='$(DATABASE_URL)' REDIS_URL='$(REDIS_URL)' \
+	DATABASE_URL='$(DATABASE_URL)' REDIS_URL='$(REDIS_URL)' HM_ARTEFACTS='$(HM_ARTEFACTS)' \
 		$(PY) -m pytest -n $(PYTEST_WORKERS)
 
 lint: $(INSTALLED)
