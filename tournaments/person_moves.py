@@ -140,12 +140,15 @@ def frame(viewer: Viewer) -> dict[str, Any]:
 
 
 def substitution_reason(seat: Seat) -> str:
-    """Why a house bot plays ``seat``: ``"timeouts"`` (the fault limit) or ``"resigned"``.
+    """Why a house bot plays ``seat``: ``"withdrawn"``, ``"timeouts"`` or ``"resigned"``.
 
-    Derived, not stored: a person's only faults are timeouts, a seat is
-    substituted at the fault limit or when its person resigns, and a seat that
-    reached the limit has nothing left to resign.
+    Derived, not stored: a seat whose entrant left the event is ``withdrawn``;
+    otherwise a person's only faults are timeouts, a seat is substituted at the
+    fault limit or when its person resigns, and a seat that reached the limit
+    has nothing left to resign.
     """
+    if seat.withdrawn:
+        return "withdrawn"
     return "timeouts" if seat.fault_count >= referee.faults_to_forfeit() else "resigned"
 
 

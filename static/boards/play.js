@@ -107,7 +107,7 @@
     var list = message.substitutions || [];
     box.hidden = !list.length;
     list.forEach(function (s) {
-      var why = s.reason === "resigned" ? " resigned" : " timed out too often";
+      var why = { resigned: " resigned", withdrawn: " left the event" }[s.reason] || " timed out too often";
       var mine = message.seats.indexOf(s.seat) >= 0 ? " (your seat)" : "";
       box.appendChild(HMBoards.el("p", { class: "play-substitution", "data-seat": String(s.seat) },
         "Seat " + s.seat + " (" + name(s.seat) + ")" + mine + why + ": a house bot plays for it."));

@@ -197,7 +197,9 @@ def forfeit_running_seats(event: Tournament, competitor_id: int) -> list[int]:
     game), so a game finishing at this moment is either finished before (and
     left alone) or finished after, with the seat forfeited and unrated. Each
     game is advanced after the commit, so a forfeited seat waiting for its
-    move gets its default at once.
+    move gets its default at once. A person's seat is also substituted: the
+    house bot plays it to the end, so the others' game stays a real game
+    (``tournaments.house_bot``), as when a person resigns.
     """
     seated = Seat.objects.filter(
         competitor_id=competitor_id,
@@ -210,8 +212,9 @@ def forfeit_running_seats(event: Tournament, competitor_id: int) -> list[int]:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
+    person = Competitor.objects.filter(pk=competitor_id, kind=Competitor.Kind.PERSON).exists()
     Seat.objects.filter(game_id__in=games, competitor_id=competitor_id).update(
-        forfeited=True, withdrawn=True
+        forfeited=True, withdrawn=True, substituted=person
     )
     for game_id in games:
         schedule_advance(game_id)

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from ratings.models import Rating, RatingChange, RatingScope
 from tests.factories import LeagueFactory
 from tests.tournaments.played import play_as_people
-from tournaments import events, referee
-from tournaments.models import Entrant, Round, Seat, Table, Tournament
+from tournaments import events, person_moves, referee
+from tournaments.models import Entrant, Move, Round, Seat, Table, Tournament
 
 from .conftest import finish_games, make_event, people, running_games
 
@@ -47,9 +47,14 @@ def test_a_withdrawn_entrant_forfeits_its_running_seat_unrated_and_is_not_paired
     entrant = Entrant.objects.get(tournament=event, competitor=seat.competitor)
     events.withdraw(entrant, reason="had to leave")
     seat.refresh_from_db()
-    assert seat.forfeited and seat.withdrawn
+    assert seat.forfeited and seat.withdrawn and seat.substituted
+    assert person_moves.substitution_reason(seat) == "withdrawn"
     play_as_people(game, random.Random(4), absent=1)  # the referee never waits for them
     game.refresh_from_db()
+    sources = set(
+        Move.objects.filter(game=game, seat=1, ply__gt=0).values_list("source", flat=True)
+    )
+    assert "house" in sources and "default" not in sources, "a house bot played the person's seat"
     assert game.outcome.ranks[1] == 3, "ranked last"
     rated = set(RatingChange.objects.filter(game=game).values_list("competitor_id", flat=True))
     others = set(game.seats.exclude(position=1).values_list("competitor_id", flat=True))
