@@ -39,11 +39,16 @@ def write_rows(
 
 
 def _copy(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
-    """One COPY FROM STDIN; psycopg adapts each value (floats keep every bit)."""
+    """One COPY FROM STDIN; psycopg adapts each value (floats keep every bit).
+
+    ``cursor.copy`` is psycopg's own, past Django's error translation, so the
+    stream is wrapped: a broken constraint raises Django's ``IntegrityError``
+    as an INSERT would.
+    """
     quote = connection.ops.quote_name
     sql = f"COPY {quote(table)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
     count = 0
-    with connection.cursor() as cursor, cursor.copy(sql) as copy:
+    with connection.wrap_database_errors, connection.cursor() as cursor, cursor.copy(sql) as copy:
         write = copy.write_row
         for row in rows:
             write(row)
