@@ -1,36 +1,55 @@
 """Rebuild a scope's ratings from the finished-game log, fast and exactly.
 
 The whole scope is computed in memory with the same :mod:`ratings.ledger`
-functions live application uses, in the same (finish) order, then written
-with bulk inserts in one transaction: readers see the old ratings or the new
-ones, never a mix.
+functions live application uses, in the same (finish) order, then written in
+bulk (:mod:`ratings.bulk`: COPY on PostgreSQL) in one transaction: readers see
+the old ratings or the new ones, never a mix.
+
+Exactly-once against live play: the transaction first locks the scope row
+(``FOR UPDATE``), and ``apply_game_result`` takes a shared lock on every scope
+it writes to before it checks whether the game is already rated
+(``scopes.lock_for_apply``). So a game finishing during a rebuild either
+committed before the rebuild's lock, and the rebuild, which loads the log
+only once it holds the lock, rates it; or it waits for the rebuild to commit
+and is then applied on top of the rebuilt ratings. It can be neither lost nor
+counted twice; the unique ``one_change_per_game`` still backs this up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 
-from tournaments.models import Game, Seat
+from tournaments.models import Seat
 
-from . import ledger
+from . import bulk, ledger
 from .models import Rating, RatingChange, RatingScope
 from .results import rated_seats
 from .scopes import games_of
 from .systems import get_system
 
-BATCH = 5000
 CHANGE_FIELDS = (
     "game", "competitor", "scope", "system", "rank",
     "before_value", "before_sigma", "after_value", "after_sigma",
 )  # fmt: skip
 """Columns of a change row, in the order :func:`compute` builds them."""
+RATING_FIELDS = (
+    "competitor", "scope", "system", "value", "sigma", "score", "games",
+    "last_game", "last_game_at",
+)  # fmt: skip
+"""Columns of a rating row, in the order :func:`compute` builds them."""
+
+Progress = Callable[[Iterable[Any]], Iterable[Any]]
 
 
 def load_results(scope: RatingScope) -> list[ledger.GameResult]:
-    """The scope's finished rated games as GameResults, in finish order (two queries)."""
+    """The scope's finished rated games as GameResults, in finish order (two queries).
+
+    Plain ``values_list`` rows, no model instances: a recompute loads every
+    game and seat of the scope.
+    """
     games = list(games_of(scope).values_list("pk", "finished_at", "outcome__ranks"))
     seats: dict[int, list[tuple[int, bool, bool]]] = {}
     rows = Seat.objects.filter(game__in=games_of(scope)).order_by("game_id", "position")
@@ -53,53 +72,83 @@ def load_results(scope: RatingScope) -> list[ledger.GameResult]:
     return results
 
 
+class Replay:
+    """One system's replay of a scope's log: change rows as they are made, then ratings.
+
+    :meth:`changes` is a generator so the database can take each row while
+    the next games are rated: COPY streams them to the server as they come,
+    which overlaps the server's insert work with the rating math and keeps
+    no list of every change in memory. Rows are plain tuples, not model
+    instances: a recompute writes hundreds of thousands of them and building
+    a model per row costs more than the math.
+    """
+
+    def __init__(self, scope: RatingScope, system_name: str) -> None:
+        self.scope_id = scope.pk
+        self.name = system_name
+        self.system = get_system(system_name)
+        self.params = scope.systems[system_name]["params"]
+        self.start = ledger.initial(self.system, self.params)
+        # competitor -> [value, sigma, games, last_game, last_game_at]
+        self.current: dict[int, list[Any]] = {}
+        self.rated = 0
+
+    def changes(
+        self, results: Iterable[ledger.GameResult], progress: Progress = lambda it: it
+    ) -> Iterator[tuple]:
+        """Rate every ratable game in order, yielding change rows (CHANGE_FIELDS)."""
+        system, params, current, name, scope_id = (
+            self.system, self.params, self.current, self.name, self.scope_id,
+        )  # fmt: skip
+        rate_game = ledger.rate_game
+        for result in progress(results):
+            if not result.ratable:
+                continue
+            rows = []
+            for c in result.competitors:
+                row = current.get(c)
+                if row is None:
+                    row = current[c] = [self.start[0], self.start[1], 0, None, None]
+                rows.append(row)
+            before = [(row[0], row[1]) for row in rows]
+            after = rate_game(system, params, before, result.ranks)
+            game_id, finished_at = result.game_id, result.finished_at
+            for c, row, old, new, rank in zip(
+                result.competitors, rows, before, after, result.ranks, strict=True
+            ):
+                row[0], row[1] = new
+                row[2] += 1
+                row[3] = game_id
+                row[4] = finished_at
+                yield (game_id, c, scope_id, name, rank, old[0], old[1], new[0], new[1])
+            self.rated += 1
+
+    def ratings(self) -> list[tuple]:
+        """Final rating rows (RATING_FIELDS), once :meth:`changes` is exhausted."""
+        score, system = ledger.score, self.system
+        return [
+            (c, self.scope_id, self.name, value, sigma, score(system, (value, sigma)), games,
+             last, at)
+            for c, (value, sigma, games, last, at) in self.current.items()
+        ]  # fmt: skip
+
+
 def compute(
     scope: RatingScope,
     system_name: str,
     results: Iterable[ledger.GameResult],
-    progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda it: it,
-) -> tuple[list[Rating], list[tuple]]:
-    """Ratings (unsaved models) and change rows (tuples of CHANGE_FIELDS) of one system.
-
-    Changes are plain tuples: a recompute writes hundreds of thousands of them
-    and building a model instance for each costs more than the rating math.
-    """
-    system = get_system(system_name)
-    params = scope.systems[system_name]["params"]
-    start = ledger.initial(system, params)
-    current: dict[int, Rating] = {}
-    changes: list[tuple] = []
-    scope_id = scope.pk
-    for result in progress(results):
-        if not result.ratable:
-            continue
-        rows = []
-        for c in result.competitors:
-            row = current.get(c)
-            if row is None:
-                row = current[c] = Rating(
-                    competitor_id=c, scope=scope, system=system_name, value=start[0],
-                    sigma=start[1], score=ledger.score(system, start), games=0,
-                )  # fmt: skip
-            rows.append(row)
-        before = [(r.value, r.sigma) for r in rows]
-        after = ledger.rate_game(system, params, before, result.ranks)
-        for row, old, new, rank in zip(rows, before, after, result.ranks, strict=True):
-            row.value, row.sigma = new
-            row.score = ledger.score(system, new)
-            row.games += 1
-            row.last_game_id = result.game_id
-            row.last_game_at = result.finished_at
-            changes.append(
-                (result.game_id, row.competitor_id, scope_id, system_name, rank, *old, *new)
-            )
-    return list(current.values()), changes
+    progress: Progress = lambda it: it,
+) -> tuple[list[tuple], list[tuple]]:
+    """Rating rows and change rows of one system, as lists (for tests and tools)."""
+    replay = Replay(scope, system_name)
+    changes = list(replay.changes(results, progress))
+    return replay.ratings(), changes
 
 
 def recompute_scope(
     scope: RatingScope,
     systems: Iterable[str] | None = None,
-    progress: Callable[[Iterable[Any]], Iterable[Any]] = lambda it: it,
+    progress: Progress = lambda it: it,
 ) -> dict[str, int]:
     """Replace the scope's ratings of ``systems`` (default: all of the scope's).
 
@@ -109,30 +158,17 @@ def recompute_scope(
     unknown = sorted(set(names) - set(scope.systems))
     if unknown:
         raise ValueError(f"scope {scope} has no system {unknown}; it has {sorted(scope.systems)}")
-    results = load_results(scope)
     counts = {}
     with transaction.atomic():
-        # Lock the scope's games against a live application racing the rebuild.
-        list(Game.objects.select_for_update().filter(pk__in=[r.game_id for r in results]))
+        # Live applications of this scope wait from here to the commit (module docstring);
+        # the log is read only now, so it holds every game committed before.
+        RatingScope.objects.select_for_update().get(pk=scope.pk)
+        results = load_results(scope)
         for name in names:
-            ratings, changes = compute(scope, name, results, progress)
             RatingChange.objects.filter(scope=scope, system=name).delete()
             Rating.objects.filter(scope=scope, system=name).delete()
-            Rating.objects.bulk_create(ratings, batch_size=BATCH)
-            _insert_changes(changes)
-            counts[name] = sum(1 for r in results if r.ratable)
+            replay = Replay(scope, name)
+            bulk.write_rows(RatingChange, CHANGE_FIELDS, replay.changes(results, progress))
+            bulk.write_rows(Rating, RATING_FIELDS, replay.ratings())
+            counts[name] = replay.rated
     return counts
-
-
-def _insert_changes(rows: list[tuple]) -> None:
-    """Bulk-insert change rows with one prepared statement (no model instances)."""
-    meta = RatingChange._meta
-    columns = [meta.get_field(name).column for name in CHANGE_FIELDS]
-    quote = connection.ops.quote_name
-    sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(c) for c in columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))})"
-    )
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), BATCH):
-            cursor.executemany(sql, rows[start : start + BATCH])

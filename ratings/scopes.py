@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from tournaments.models import Game, League
 
@@ -60,6 +60,25 @@ def scopes_for(game: Game) -> list[RatingScope]:
     if game.league_id is not None:
         scopes.append(league_scope(game.league))
     return scopes
+
+
+def lock_for_apply(scopes: list[RatingScope]) -> None:
+    """Hold every scope a live application writes to against a concurrent recompute.
+
+    ``FOR KEY SHARE``, in primary-key order: live applications never wait for
+    one another here (they serialise on rating rows instead), but each waits
+    for a recompute of the scope, which holds it ``FOR UPDATE`` while it
+    rebuilds (``ratings.recompute``). SQLite has no row locks; its single
+    writer already keeps a recompute and an application apart.
+    """
+    if connection.vendor != "postgresql" or not scopes:
+        return
+    table = connection.ops.quote_name(RatingScope._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id FROM {table} WHERE id = ANY(%s) ORDER BY id FOR KEY SHARE",
+            [sorted(scope.pk for scope in scopes)],
+        )
 
 
 def games_of(scope: RatingScope):

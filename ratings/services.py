@@ -1,11 +1,13 @@
 """Applying a finished game to every rating it counts for, exactly once.
 
 ``apply_game_result`` runs inside the transaction that records the game's
-outcome. Exactly-once comes from three layers: the game row is locked, a game
-that already has rating changes is skipped, and ``RatingChange`` is unique on
-(game, competitor, scope, system). Rating rows are locked (in primary-key
-order, so two games never deadlock) before they are read, so two games
-finishing at once in two workers both apply without a lost update.
+outcome. Exactly-once comes from four layers: the game row is locked, the
+game's scopes are share-locked so a running recompute of them finishes first
+(``scopes.lock_for_apply``), a game that already has rating changes is then
+skipped, and ``RatingChange`` is unique on (game, competitor, scope, system).
+Rating rows are locked (in primary-key order, so two games never deadlock)
+before they are read, so two games finishing at once in two workers both
+apply without a lost update.
 
 Finish order is application order: the game's ``finished_at`` is stamped only
 once its rating rows are locked, so any two games that share a competitor are
@@ -25,7 +27,7 @@ from tournaments.models import Game
 from . import ledger
 from .models import Rating, RatingChange, RatingScope
 from .results import rated_seats
-from .scopes import scopes_for
+from .scopes import lock_for_apply, scopes_for
 from .systems import get_system
 
 log = logging.getLogger(__name__)
@@ -86,16 +88,20 @@ def apply_game_result(game: Game) -> int:
     Does nothing (returns 0) for an unrated game, a game already applied, or a
     game with one competitor in two seats.
     """
-    game = Game.objects.select_for_update().get(pk=game.pk)
+    # NO KEY UPDATE: enough to keep a second application of this game out, and it
+    # does not block the foreign-key checks a recompute's commit runs on its games.
+    game = Game.objects.select_for_update(no_key=True).get(pk=game.pk)
     if not game.rated or game.status != Game.Status.FINISHED:
-        return 0
-    if RatingChange.objects.filter(game=game).exists():
         return 0
     result = game_result(game)
     if not result.ratable:
         log.warning("game %s: a competitor holds two seats; ratings unchanged", game.pk)
         return 0
     scopes = scopes_for(game)
+    # Checked only once any recompute of these scopes is done: it may have rated the game.
+    lock_for_apply(scopes)
+    if RatingChange.objects.filter(game=game).exists():
+        return 0
     competitors = list(result.competitors)
     current = _locked_ratings(scopes, competitors)
     now = timezone.now()
