@@ -44,6 +44,32 @@ class LeaderboardRow:
     trueskill_sigma: float | None
     trueskill_score: float | None
 
+    # Formatted here, not with ``floatformat`` (Decimal arithmetic per cell: over a third of
+    # a long leaderboard's render time, a review found).
+    @property
+    def trueskill_score_text(self) -> str:
+        return _fixed(self.trueskill_score, 2)
+
+    @property
+    def trueskill_mu_text(self) -> str:
+        return _fixed(self.trueskill_mu, 2)
+
+    @property
+    def trueskill_sigma_text(self) -> str:
+        return _fixed(self.trueskill_sigma, 2)
+
+    @property
+    def elo_text(self) -> str:
+        return _fixed(self.elo, 1)
+
+
+def _fixed(value: float | None, places: int) -> str:
+    """``value`` with ``places`` decimals (a dash when missing), as ``floatformat`` shows it."""
+    if value is None:
+        return "—"
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
 
 def sort_system(scope: RatingScope | None, order_by: str) -> str:
     """The system a page is ranked by: the one asked, unless the scope does not rate it."""
