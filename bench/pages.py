@@ -116,7 +116,7 @@ def _ready(games: int) -> bool:
     return (
         Game.objects.count() == games + LONG_GAMES
         and Competitor.objects.count() == COMPETITORS
-        and Game.objects.filter(next_ply__gt=1000).count() == LONG_GAMES
+        and Game.objects.filter(num_players=4).count() == LONG_GAMES
     )
 
 
