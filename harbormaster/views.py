@@ -9,18 +9,22 @@ from django.views.decorators.http import require_GET
 
 import engines
 from harbormaster.health import run_checks
-from tournaments.listings import recent_games
+from tournaments import listings
 
 RECENT_GAMES_ON_HOME = 20
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """What Harbormaster is, the games it referees, and the latest games with their results."""
+    """What Harbormaster is, the games it referees, and the latest games with their results.
+
+    The newest games only, with an "older games" link to the game list's next page.
+    """
+    page = listings.games_page(listings.listed_games(), None, RECENT_GAMES_ON_HOME)
     return render(
         request,
         "home.html",
-        {"engines": engines.all_engines(), "recent": recent_games(RECENT_GAMES_ON_HOME)},
+        {"engines": engines.all_engines(), "recent": page.games, "older": page.older},
     )
 
 

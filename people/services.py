@@ -13,11 +13,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import QuerySet
 
 from botapi.models import Bot
 from ratings.models import Rating, RatingScope
-from tournaments import listings, spectator
-from tournaments.models import Competitor, League
+from tournaments import game_cursor, listings
+from tournaments.models import Competitor, Game, League, Seat
 
 from .models import Profile
 
@@ -139,18 +140,17 @@ def ratings_by_scope(competitor: Competitor) -> list[ScopeRatings]:
 
 
 # -------------------------------------------------------------------- games
-def recent_games(competitor: Competitor, limit: int = RECENT_GAMES) -> list[listings.GameSummary]:
-    """The competitor's newest listed games, shown by the public game-list rules."""
-    games = (
-        listings.games_with_seats()
-        .filter(listed=True, seats__competitor=competitor)
-        .distinct()
-        .order_by("-created_at", "-id")
-    )
-    return [
-        listings.GameSummary(game, listings.engine_name(game.engine), spectator.public_seats(game))
-        for game in games[:limit]
-    ]
+def games_of(competitor: Competitor) -> QuerySet[Game]:
+    """The competitor's listed games (a semi-join on their seats, index-only: no DISTINCT)."""
+    seats = Seat.objects.filter(competitor=competitor).values("game_id")
+    return listings.listed_games().filter(pk__in=seats)
+
+
+def recent_games(
+    competitor: Competitor, before: game_cursor.Cursor | None = None, limit: int = RECENT_GAMES
+) -> listings.GameList:
+    """A page of the competitor's listed games, newest first, from just after ``before``."""
+    return listings.games_page(games_of(competitor), before, limit)
 
 
 # --------------------------------------------------------------------- bots

@@ -14,6 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
 from harbormaster import login_throttle
+from tournaments import game_cursor
+from tournaments.models import Competitor
 
 from . import services, waiting
 from .forms import ConsentForm
@@ -45,7 +47,7 @@ def me(request: HttpRequest) -> HttpResponse:
             "form": form,
             "saved": saved,
             "ratings": services.ratings_by_scope(profile.competitor),
-            "games": services.recent_games(profile.competitor),
+            **_games_section(request, profile.competitor),
             "bots": services.bots_of(request.user),
             "token_hint": token.key[:TOKEN_HINT_LENGTH] if token else None,
         },
@@ -83,9 +85,21 @@ def person_page(request: HttpRequest, username: str) -> HttpResponse:
             "username": profile.user.get_username(),
             "since": profile.user.date_joined,
             "ratings": services.ratings_by_scope(profile.competitor),
-            "games": services.recent_games(profile.competitor),
+            **_games_section(request, profile.competitor),
         },
     )
+
+
+def _games_section(request: HttpRequest, competitor: Competitor) -> dict[str, object]:
+    """The "Recent games" section's context: a page of the person's games by ``?before=``."""
+    before = game_cursor.requested(request.GET)
+    page = services.recent_games(competitor, before)
+    return {
+        "games": page.games,
+        "older": page.older,
+        "older_url": request.path,
+        "newest_url": request.path if before is not None else "",
+    }
 
 
 class ThrottledLoginView(LoginView):

@@ -80,6 +80,13 @@ class Rating(models.Model):
                 fields=["competitor", "scope", "system"], name="one_rating_per_system"
             ),
         ]
+        # A leaderboard page (``tournaments.leaderboards``): one scope and system, best score
+        # first, ties by competitor; its rows, their RANK() and the count come from this index.
+        indexes = [
+            models.Index(
+                fields=["scope", "system", "-score", "competitor"], name="rating_ladder_order"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.competitor} {self.system} {self.score:.1f}"

@@ -22,11 +22,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core.paginator import Page
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
 from ratings.models import RatingScope
 
-from . import formats, listings, spectator
+from . import formats, leaderboards, listings, spectator
 from .events.rounds import settings_of
 from .formats import standings
 from .models import Entrant, Game, League, Round, Tournament
@@ -302,10 +303,9 @@ def league_scope(league: League) -> RatingScope | None:
     return RatingScope.objects.filter(kind=RatingScope.Kind.LEAGUE, league=league).first()
 
 
-def league_leaderboard(
-    league: League, order_by: str = "trueskill"
-) -> list[listings.LeaderboardRow]:
-    return listings.scope_leaderboard(league_scope(league), order_by)
+def league_leaderboard(league: League, order_by: str = "trueskill", number: object = 1) -> Page:
+    """A page of the league's own ladder (``tournaments.leaderboards``: ranked in the database)."""
+    return leaderboards.page(league_scope(league), order_by, number)
 
 
 def arena_games(league: League, limit: int = 10) -> list[listings.GameSummary]:

@@ -121,6 +121,7 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     league = get_object_or_404(League, slug=slug)
     order_by = "elo" if request.GET.get("by") == "elo" else "trueskill"
     tournaments = event_listings.public_tournaments().filter(league=league)
+    ladder = event_listings.league_leaderboard(league, order_by, request.GET.get("page"))
     return render(
         request,
         "tournaments/league.html",
@@ -130,7 +131,8 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
                 {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
                 for t in tournaments
             ],
-            "rows": event_listings.league_leaderboard(league, order_by),
+            "page": ladder,
+            "rows": ladder.object_list,
             "order_by": order_by,
             "arena_players": league.arena_entries.filter(active=True).count(),
             "recent": event_listings.arena_games(league, ARENA_GAMES_ON_LEAGUE_PAGE),

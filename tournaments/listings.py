@@ -1,8 +1,9 @@
-"""What the web pages list: recent games with their results, and per-engine leaderboards.
+"""What the web pages list: recent games with their results, a page at a time.
 
 Everything here is built from :mod:`tournaments.spectator`'s rules (results,
-seeds and actions only once a game is finished) and from stored ratings;
-views only render it.
+seeds and actions only once a game is finished); lists are paged by cursor
+(:mod:`tournaments.game_cursor`), and leaderboards ranked in the database
+(:mod:`tournaments.leaderboards`). Views only render it.
 """
 
 from __future__ import annotations
@@ -12,12 +13,10 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 import engines
-from ratings.models import Rating, RatingScope
+from ratings.models import RatingScope
 
-from . import spectator
+from . import game_cursor, spectator
 from .models import Game, Seat
-
-LEADERBOARD_SYSTEMS = ("elo", "trueskill")
 
 
 @dataclass(frozen=True)
@@ -53,71 +52,48 @@ def engine_name(slug: str) -> str:
         return slug
 
 
-def recent_games(limit: int = 20, engine: str | None = None) -> list[GameSummary]:
-    """The newest games, with seats and public results; unlisted (local test) games left out."""
-    games = games_with_seats().filter(listed=True).order_by("-created_at", "-id")
+def listed_games(engine: str | None = None) -> QuerySet[Game]:
+    """Listed games with seats and results (unlisted local test games left out), unordered."""
+    games = games_with_seats().filter(listed=True)
     if engine is not None:
         games = games.filter(engine=engine)
+    return games
+
+
+def summaries(games: list[Game]) -> list[GameSummary]:
     return [
-        GameSummary(game, engine_name(game.engine), spectator.public_seats(game))
-        for game in games[:limit]
+        GameSummary(game, engine_name(game.engine), spectator.public_seats(game)) for game in games
     ]
 
 
 @dataclass(frozen=True)
-class LeaderboardRow:
-    """A competitor's global ratings for one engine: Elo and TrueSkill side by side."""
+class GameList:
+    """A page of a game list, and the ``?before=`` cursor of the older page, if any."""
 
-    competitor_id: int
-    competitor: str
-    kind: str
-    games: int
-    elo: float | None
-    trueskill_mu: float | None
-    trueskill_sigma: float | None
-    trueskill_score: float | None
+    games: list[GameSummary]
+    older: str | None
 
 
-def leaderboard(engine: str, order_by: str = "trueskill") -> list[LeaderboardRow]:
-    """The engine's global ladder, best first by TrueSkill mu - 3 sigma (or by Elo).
-
-    Games played is the most any system counted (they count the same games).
-    """
-    scope = RatingScope.objects.filter(kind=RatingScope.Kind.GLOBAL, engine=engine).first()
-    return scope_leaderboard(scope, order_by)
-
-
-def scope_leaderboard(
-    scope: RatingScope | None, order_by: str = "trueskill"
-) -> list[LeaderboardRow]:
-    """One rating scope's ladder (an engine's global one, or a league's), best first."""
-    if scope is None:
-        return []
-    ratings = Rating.objects.filter(scope=scope, system__in=LEADERBOARD_SYSTEMS).select_related(
-        "competitor"
-    )
-    by_competitor: dict[int, dict[str, Rating]] = {}
-    for rating in ratings:
-        by_competitor.setdefault(rating.competitor_id, {})[rating.system] = rating
-    rows = []
-    for systems in by_competitor.values():
-        any_rating = next(iter(systems.values()))
-        elo, true = systems.get("elo"), systems.get("trueskill")
-        rows.append(
-            LeaderboardRow(
-                competitor_id=any_rating.competitor_id,
-                competitor=any_rating.competitor.name,
-                kind=any_rating.competitor.kind,
-                games=max(r.games for r in systems.values()),
-                elo=elo.value if elo else None,
-                trueskill_mu=true.value if true else None,
-                trueskill_sigma=true.sigma if true else None,
-                trueskill_score=true.score if true else None,
-            )
-        )
-    return sorted(rows, key=lambda row: _rank_key(row, order_by))
+def games_page(
+    games: QuerySet[Game], before: game_cursor.Cursor | None = None, size: int = 20
+) -> GameList:
+    """``size`` of ``games`` newest first after ``before``: two queries, whatever the depth."""
+    window = game_cursor.newest(games, before, size)
+    return GameList(summaries(window.games), window.older)
 
 
-def _rank_key(row: LeaderboardRow, order_by: str) -> tuple[float, str]:
-    value = row.elo if order_by == "elo" else row.trueskill_score
-    return (-(value if value is not None else float("-inf")), row.competitor)
+def recent_games(limit: int = 20, engine: str | None = None) -> list[GameSummary]:
+    """The newest listed games, with seats and public results."""
+    return games_page(listed_games(engine), None, limit).games
+
+
+def global_scope(engine: str) -> RatingScope | None:
+    """The engine's global ladder, None before its first rated game."""
+    return RatingScope.objects.filter(kind=RatingScope.Kind.GLOBAL, engine=engine).first()
+
+
+def global_scopes() -> dict[str, RatingScope]:
+    """Every engine's global ladder by engine slug: one query."""
+    return {
+        scope.engine: scope for scope in RatingScope.objects.filter(kind=RatingScope.Kind.GLOBAL)
+    }

@@ -382,7 +382,27 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["status", "last_progress_at"])]
+        # The public game lists (``tournaments.listings``, ``GET /api/v1/games/``) show listed
+        # games newest first and page by cursor on (created_at, id): each of these partial
+        # indexes hands a page over in order, however many games there are.
+        indexes = [
+            models.Index(fields=["status", "last_progress_at"]),
+            models.Index(
+                fields=["-created_at", "-id"],
+                condition=models.Q(listed=True),
+                name="game_listed_newest",
+            ),
+            models.Index(
+                fields=["engine", "-created_at", "-id"],
+                condition=models.Q(listed=True),
+                name="game_listed_engine_newest",
+            ),
+            models.Index(
+                fields=["status", "-created_at", "-id"],
+                condition=models.Q(listed=True),
+                name="game_listed_status_newest",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.engine} game {self.pk}"
@@ -422,6 +442,8 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
         ]
+        # A competitor's games (the person pages): their seats' game ids from the index alone.
+        indexes = [models.Index(fields=["competitor", "game"], name="seat_competitor_game")]
 
     def __str__(self) -> str:
         return f"seat {self.position} of game {self.game_id}"

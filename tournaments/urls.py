@@ -10,6 +10,7 @@ from . import board_views, event_views, play_views, replay_views, views
 app_name = "tournaments"
 
 urlpatterns = [
+    path("games/", views.games, name="games"),
     path("games/<int:pk>/", views.game_page, name="game"),
     path("games/<int:pk>/boards.json", replay_views.game_boards, name="game-boards"),
     path("games/<int:pk>/play/", play_views.play_page, name="play"),

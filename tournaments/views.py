@@ -14,7 +14,10 @@ from django.views.decorators.http import require_GET
 
 import engines
 
-from . import listings, replay, seat_holders, spectator
+from . import game_cursor, listings, replay, seat_holders, spectator
+from . import leaderboards as leaderboards_
+
+GAMES_PER_PAGE = 50
 
 
 @require_GET
@@ -65,10 +68,29 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+def games(request: HttpRequest) -> HttpResponse:
+    """Every listed game, newest first, a page at a time ("older games" by cursor)."""
+    before = game_cursor.requested(request.GET)
+    page = listings.games_page(listings.listed_games(), before, GAMES_PER_PAGE)
+    here = reverse("tournaments:games")
+    return render(
+        request,
+        "tournaments/game_list.html",
+        {
+            "games": page.games,
+            "older": page.older,
+            "older_url": here,
+            "newest_url": here if before is not None else "",
+        },
+    )
+
+
+@require_GET
 def leaderboards(request: HttpRequest) -> HttpResponse:
-    """Every engine's global ladder: the top few of each, linking to the full board."""
+    """Every engine's global ladder: its top few (a query each), linking to the full board."""
+    scopes = listings.global_scopes()
     boards = [
-        {"engine": engine, "rows": listings.leaderboard(engine.slug)[:5]}
+        {"engine": engine, "rows": leaderboards_.top(scopes.get(engine.slug))}
         for engine in engines.all_engines()
     ]
     return render(request, "tournaments/leaderboards.html", {"boards": boards})
@@ -76,18 +98,21 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
-    """One engine's global ladder: Elo and TrueSkill (mu - 3 sigma, mu, sigma), games played."""
+    """One engine's global ladder, a page at a time: rank, TrueSkill (mu - 3 sigma, mu, sigma),
+    Elo, games played."""
     try:
         rules = engines.get(engine)
     except engines.InvalidGame:
         raise Http404(f"no game called {engine!r}") from None
     order_by = "elo" if request.GET.get("by") == "elo" else "trueskill"
+    page = leaderboards_.page(listings.global_scope(engine), order_by, request.GET.get("page"))
     return render(
         request,
         "tournaments/leaderboard.html",
         {
             "engine": rules,
-            "rows": listings.leaderboard(engine, order_by),
+            "page": page,
+            "rows": page.object_list,
             "order_by": order_by,
             "recent": listings.recent_games(10, engine=engine),
         },

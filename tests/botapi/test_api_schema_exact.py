@@ -86,14 +86,20 @@ def test_empty_query_values_are_refused_by_name(api) -> None:
     assert response.status_code == 400 and "wait" in response.json()
 
 
+@pytest.mark.parametrize("path", ["/api/v1/games/", "/api/v1/tournaments/"])
 @pytest.mark.parametrize("query", ["page=", "page=0", "page=x", "page_size=", "page_size=0",
                                    "page_size=abc", "page_size=201"])  # fmt: skip
-def test_pages_are_whole_numbers_in_range(api, query: str) -> None:
-    response = api.get(f"/api/v1/games/?{query}")
+def test_pages_are_whole_numbers_in_range(api, path: str, query: str) -> None:
+    response = api.get(f"{path}?{query}")
     assert response.status_code == 400, query
     assert query.split("=")[0] in response.json()
-    assert api.get("/api/v1/games/?page=2").status_code == 404  # past the end
-    assert api.get("/api/v1/games/?page=1&page_size=200").status_code == 200
+    assert api.get(f"{path}?page=1&page_size=200").status_code == 200
+
+
+def test_a_page_past_the_end_is_404_and_the_game_list_pages_by_cursor(api) -> None:
+    assert api.get("/api/v1/tournaments/?page=2").status_code == 404  # past the end
+    response = api.get("/api/v1/games/?page=2")  # not the first page again: a loop would not end
+    assert response.status_code == 400 and "cursor" in response.json()["page"][0]
 
 
 def test_only_a_registration_that_pings_counts_against_the_ping_limit(api) -> None:

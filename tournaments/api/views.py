@@ -21,6 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from botapi.api.errors import Conflict
+from botapi.api.pagination import NewestFirstCursorPagination
 from botapi.capacity import BotAtCapacity
 from tournaments import spectator
 from tournaments.api import serializers as s
@@ -48,7 +49,10 @@ def games_queryset() -> QuerySet[Game]:
         summary="Recent games",
         description=(
             "Newest first; the same public record as one game, without the move log. Local "
-            "test games (`manage.py play`) are not listed; each is still readable by its id."
+            "test games (`manage.py play`) are not listed; each is still readable by its id. "
+            "Paged by cursor: follow `next` (older games) and `previous` (newer ones); games "
+            "created meanwhile do not shift the pages. `count` is exact up to 1,000, an "
+            "estimate above."
         ),
         parameters=[s.GameFilterSerializer],
         responses={200: s.GameSerializer(many=True)},
@@ -74,6 +78,7 @@ class GameViewSet(
     """Create games between bots; read and verify any game."""
 
     serializer_class = s.GameSerializer
+    pagination_class = NewestFirstCursorPagination
     lookup_value_regex = r"\d+"
     http_method_names = ["get", "post", "head", "options"]
 

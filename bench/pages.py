@@ -1,0 +1,388 @@
+"""Page-scale bench: what the public pages cost as the data grows (issue #17).
+
+    .venv/bin/python -m bench.pages [--repeat 40] [--regenerate]
+        [--server postgres://postgres@127.0.0.1:5432/]
+
+Generates, once, two PostgreSQL databases by bulk inserts — ``hm_bench_pages``
+(100,000 finished games) and ``hm_bench_pages_small`` (10,000), each with 1,000
+competitors, three seats, an outcome and four moves per game, a rating row per
+competitor, engine ladder and system (elo, trueskill, openskill) and a rating
+change per seat and system, plus five long Grog Island games (~1,000+ plies,
+played with random legal moves) for the long game page. A database already
+holding the asked size is reused; ``--regenerate`` rebuilds it.
+
+Then, for each size, through Django's test client in this process (DEBUG
+off): per page the query count, CPU ms (this process) and wall ms (with the
+database server's time) at p50 and p95 over ``--repeat`` requests, and the
+ratio of each p95 to the trivial view's measured in the same run. The goal is
+every page within 3x the trivial view at p95 and the same at both sizes. Not
+a test: nothing asserts a speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from base64 import b64encode
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+SIZES = (("hm_bench_pages", 100_000), ("hm_bench_pages_small", 10_000))
+COMPETITORS = 1000
+SEATS = 3
+MOVES_PER_GAME = 4
+LONG_GAMES = 5
+SYSTEMS = ("elo", "trueskill", "openskill")
+PERSON = "bench-person"
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def _setup(server: str, database: str) -> None:
+    os.environ.update(
+        DATABASE_URL=server.rstrip("/") + "/" + database,
+        DEBUG="false",
+        SECRET_KEY="bench-pages-not-a-secret",
+        ALLOWED_HOSTS="testserver",
+        DJANGO_SETTINGS_MODULE="harbormaster.settings",
+    )
+    import django
+    from django.conf import settings
+
+    django.setup()
+    # No collectstatic here: plain static storage (the manifest's is a dict lookup).
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.ROOT_URLCONF = "bench.pages_urls"
+
+
+def _use(server: str, database: str) -> None:
+    """Point the default connection at ``database`` (created if missing) and migrate it."""
+    import psycopg
+    from django.core.management import call_command
+    from django.db import connections
+
+    with psycopg.connect(server.rstrip("/") + "/postgres", autocommit=True) as admin:
+        exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [database])
+        if exists.fetchone() is None:
+            admin.execute(f'CREATE DATABASE "{database}"')
+    connections["default"].close()
+    connections["default"].settings_dict["NAME"] = database
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+# ------------------------------------------------------------------ generating
+def _long_game(seed: str) -> tuple[list[tuple[int, dict]], dict[str, list]]:
+    """A whole 4-player Grog Island game with random legal moves: its log and outcome."""
+    import engines
+    from engines import CHANCE, Dealer
+
+    state = engines.get("grog_island").new_game(4)
+    dealer, rng = Dealer(seed), random.Random(seed)
+    log = []
+    while not state.is_over:
+        seat = state.to_move[0]
+        action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        log.append((seat, action))
+    return log, state.outcome()
+
+
+def _prefix(slug: str) -> list[tuple[int, dict]]:
+    """The first moves of a real game of ``slug``: the few moves of every bench game."""
+    import engines
+    from engines import CHANCE, Dealer
+
+    state = engines.get(slug).new_game(SEATS)
+    dealer, rng = Dealer("bench"), random.Random(0)
+    log = []
+    while len(log) < MOVES_PER_GAME:
+        seat = state.to_move[0]
+        action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        log.append((seat, action))
+    return log
+
+
+def _ready(games: int) -> bool:
+    from tournaments.models import Competitor, Game
+
+    return (
+        Game.objects.count() == games + LONG_GAMES
+        and Competitor.objects.count() == COMPETITORS
+        and Game.objects.filter(num_players=4).count() == LONG_GAMES
+    )
+
+
+def _copy(cursor: Any, table: str, columns: list[str], rows: Any) -> None:
+    with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def generate(games: int) -> None:
+    """Empty the bench database and fill it by COPY (and INSERT ... SELECT for the big tails)."""
+    import json
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+
+    import engines
+    from engines import CHANCE
+    from people.models import Profile
+    from ratings.scopes import global_scope
+    from tournaments.models import Competitor
+
+    slugs = [engine.slug for engine in engines.all_engines()]
+    rng = random.Random(17)
+    began = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as wrapper:
+        cursor = wrapper.cursor  # psycopg's own, for COPY
+        cursor.execute(
+            "TRUNCATE ratings_ratingchange, ratings_rating, ratings_ratingscope, "
+            "tournaments_move, tournaments_outcome, tournaments_seat, tournaments_game, "
+            "people_profile, tournaments_competitor RESTART IDENTITY CASCADE"
+        )
+        get_user_model().objects.filter(username=PERSON).delete()
+        _copy(
+            cursor,
+            "tournaments_competitor",
+            ["id", "kind", "name", "created_at"],
+            (
+                (i, "person" if i == 1 else "bot", f"bench-{i}", START)
+                for i in range(1, COMPETITORS + 1)
+            ),
+        )
+        user = get_user_model().objects.create_user(PERSON)
+        Profile.objects.create(user=user, competitor=Competitor.objects.get(pk=1))
+        versions = {slug: engines.get(slug).version for slug in slugs}
+        long_logs = [_long_game(f"long-{n}") for n in range(LONG_GAMES)]
+        total = games + LONG_GAMES
+
+        def game_rows():
+            for i in range(1, total + 1):
+                is_long = i > games
+                slug = "grog_island" if is_long else slugs[i % len(slugs)]
+                created = START + timedelta(seconds=30 * i)
+                plies = len(long_logs[i - games - 1][0]) if is_long else MOVES_PER_GAME
+                yield (
+                    i, slug, versions[slug], 4 if is_long else SEATS, "{}", f"seed-{i}",
+                    engines.seed_commitment(f"seed-{i}"), "finished", True, "", "casual",
+                    True, 5000, 0, plies, created, created, created + timedelta(seconds=20),
+                    created + timedelta(seconds=20),
+                )  # fmt: skip
+
+        _copy(
+            cursor,
+            "tournaments_game",
+            ["id", "engine", "engine_version", "num_players", "options", "seed",
+             "seed_commitment", "status", "rated", "unrated_reason", "purpose", "listed",
+             "move_time_ms", "time_bank_ms", "next_ply", "created_at", "started_at",
+             "last_progress_at", "finished_at"],
+            game_rows(),
+        )  # fmt: skip
+        seats = {}
+
+        def seat_rows():
+            for i in range(1, total + 1):
+                count = 4 if i > games else SEATS
+                table = rng.sample(range(1, COMPETITORS + 1), count)
+                if i % 300 == 0 and 1 not in table:  # the person plays now and then
+                    table[0] = 1
+                seats[i] = table
+                for position, competitor in enumerate(table):
+                    yield (i, position, competitor, False, False, 0, 0, 0)
+
+        _copy(
+            cursor,
+            "tournaments_seat",
+            ["game_id", "position", "competitor_id", "forfeited", "withdrawn", "fault_count",
+             "events_sent", "bank_left_ms"],
+            seat_rows(),
+        )  # fmt: skip
+
+        def outcome_rows():
+            for i in range(1, total + 1):
+                if i > games:
+                    result = long_logs[i - games - 1][1]
+                    scores, ranks = result["scores"], result["ranks"]
+                else:
+                    scores = [rng.randint(0, 60) for _ in range(SEATS)]
+                    ranks = [1 + sum(o > s for o in scores) for s in scores]
+                yield (i, json.dumps(scores), json.dumps(ranks), START)
+
+        _copy(
+            cursor,
+            "tournaments_outcome",
+            ["game_id", "scores", "ranks", "recorded_at"],
+            outcome_rows(),
+        )
+
+        def move_rows():
+            prefixes = {slug: _prefix(slug) for slug in slugs}
+            for i in range(1, total + 1):
+                log = long_logs[i - games - 1][0] if i > games else prefixes[slugs[i % len(slugs)]]
+                for ply, (seat, action) in enumerate(log):
+                    source = "chance" if seat == CHANCE else "bot"
+                    yield (i, ply, seat, json.dumps(action), source, "", "", "", "", START)
+
+        _copy(
+            cursor,
+            "tournaments_move",
+            ["game_id", "ply", "seat", "action", "source", "fault_kind", "fault_detail",
+             "request_excerpt", "reply_excerpt", "created_at"],
+            move_rows(),
+        )  # fmt: skip
+        scopes = {slug: global_scope(slug) for slug in slugs}
+
+        def rating_rows():
+            for scope in scopes.values():
+                for c in range(1, COMPETITORS + 1):
+                    played = rng.randint(1, 2 * total * SEATS // COMPETITORS // len(slugs))
+                    elo = round(rng.gauss(1500, 150), 1)
+                    mu, sigma = rng.gauss(25, 3), rng.uniform(1, 8)
+                    for system in SYSTEMS:
+                        value, sd = (elo, None) if system == "elo" else (mu, sigma)
+                        score = value if sd is None else value - 3 * sd
+                        yield (c, scope.pk, system, value, sd, score, played)
+
+        _copy(
+            cursor,
+            "ratings_rating",
+            ["competitor_id", "scope_id", "system", "value", "sigma", "score", "games"],
+            rating_rows(),
+        )
+        cursor.execute(
+            "INSERT INTO ratings_ratingchange (game_id, competitor_id, scope_id, system, rank, "
+            "before_value, before_sigma, after_value, after_sigma) "
+            "SELECT s.game_id, s.competitor_id, sc.id, sys.name, s.position + 1, 25, 8, 25.5, 7.9 "
+            "FROM tournaments_seat s JOIN tournaments_game g ON g.id = s.game_id "
+            "JOIN ratings_ratingscope sc ON sc.kind = 'global' AND sc.engine = g.engine "
+            "CROSS JOIN (VALUES ('elo'), ('trueskill'), ('openskill')) AS sys(name)"
+        )
+        for table in ("tournaments_competitor", "tournaments_game"):
+            cursor.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"(SELECT max(id) FROM {table}))"
+            )
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    elapsed = time.perf_counter() - began
+    print(f"  generated {games:,} games (+{LONG_GAMES} long) in {elapsed:.0f} s")
+
+
+# ------------------------------------------------------------------ measuring
+def _api_cursor(created_at: datetime) -> str:
+    """A ``GET /api/v1/games/`` cursor at ``created_at``, as DRF writes one."""
+    return b64encode(urlencode({"p": str(created_at)}).encode()).decode()
+
+
+def pages() -> list[tuple[str, str]]:
+    """(label, path) of every page measured, the deep pages found in the data."""
+    from ratings.models import Rating
+    from tournaments.game_cursor import Cursor
+    from tournaments.leaderboards import PAGE_SIZE
+    from tournaments.models import Game
+
+    middle = Game.objects.filter(listed=True).order_by("-created_at", "-id")
+    middle = middle[Game.objects.count() // 2]
+    ladder = Rating.objects.filter(scope__engine="manila", scope__kind="global", system="trueskill")
+    deep = max(1, (ladder.count() - 1) // PAGE_SIZE)
+    long_game = Game.objects.order_by("-next_ply").first()
+    return [
+        ("trivial view", "/__bench__/trivial/"),
+        ("empty page (base.html)", "/__bench__/empty/"),
+        ("leaderboards overview", "/leaderboards/"),
+        ("manila leaderboard p1", "/leaderboards/manila/"),
+        (f"manila leaderboard p{deep + 1}", f"/leaderboards/manila/?by=elo&page={deep + 1}"),
+        ("a competitor's games", f"/people/{PERSON}/"),
+        ("home", "/"),
+        ("games list, middle", f"/games/?before={Cursor.after(middle).encode()}"),
+        ("games API p1", "/api/v1/games/"),
+        ("games API, middle", f"/api/v1/games/?cursor={_api_cursor(middle.created_at)}"),
+        (f"long game page ({long_game.next_ply} plies)", f"/games/{long_game.pk}/"),
+    ]
+
+
+def measure(path: str, repeat: int) -> dict[str, Any]:
+    from django.db import connection
+    from django.test import Client
+
+    client = Client()
+    split = urlsplit(path)
+
+    def get() -> Any:
+        return client.get(split.path, data=dict(_query(split.query)))
+
+    queries: list[str] = []
+
+    def counting(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        queries.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(counting):
+        response = get()
+    assert response.status_code == 200, (path, response.status_code)
+    cpu, wall = [], []
+    for _ in range(repeat):
+        began_cpu, began_wall = time.process_time(), time.perf_counter()
+        get()
+        cpu.append((time.process_time() - began_cpu) * 1000)
+        wall.append((time.perf_counter() - began_wall) * 1000)
+    return {
+        "queries": len(queries),
+        "bytes": len(response.content),
+        "cpu": (statistics.median(cpu), _p95(cpu)),
+        "wall": (statistics.median(wall), _p95(wall)),
+    }
+
+
+def _query(text: str) -> list[tuple[str, str]]:
+    from urllib.parse import parse_qsl
+
+    return parse_qsl(text)
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[18]
+
+
+def report(label: str, repeat: int, print_: Callable[[str], None] = print) -> None:
+    rows = [(name, measure(path, repeat)) for name, path in pages()]
+    trivial = rows[0][1]
+    print_(f"\n{label}: {repeat} requests each; ratio = p95 / the trivial view's p95")
+    print_(
+        f"{'page':<34} {'queries':>7} {'KB':>5} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
+        f" {'wall p50':>9} {'wall p95':>9} {'ratio':>6}"
+    )
+    for name, m in rows:
+        print_(
+            f"{name:<34} {m['queries']:>7} {m['bytes'] / 1024:>5.0f} {m['cpu'][0]:>8.2f}"
+            f" {m['cpu'][1]:>8.2f} {m['cpu'][1] / trivial['cpu'][1]:>6.1f}"
+            f" {m['wall'][0]:>9.2f} {m['wall'][1]:>9.2f}"
+            f" {m['wall'][1] / trivial['wall'][1]:>6.1f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432/")
+    parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--regenerate", action="store_true")
+    args = parser.parse_args(argv)
+    _setup(args.server, SIZES[0][0])
+    for database, games in SIZES:
+        _use(args.server, database)
+        if args.regenerate or not _ready(games):
+            generate(games)
+        report(f"{database}: {games:,} games, {COMPETITORS:,} competitors", args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,24 @@
+"""``bench.pages``'s URLs: the site's own, and a trivial view to measure the pages against."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import include, path
+
+
+def trivial(request: HttpRequest) -> HttpResponse:
+    """The floor: the middleware and the test client, no query, no template."""
+    return HttpResponse("ok")
+
+
+def empty(request: HttpRequest) -> HttpResponse:
+    """The floor of a page: the site's base template with nothing in it."""
+    return render(request, "base.html")
+
+
+urlpatterns = [
+    path("__bench__/trivial/", trivial),
+    path("__bench__/empty/", empty),
+    path("", include("harbormaster.urls")),
+]
