@@ -1,4 +1,4 @@
-"""Indexes for the public game lists (issue #17); numbered 0010 while 0009 is in review elsewhere.
+"""Indexes for the public game lists (issue #17): each serves one ordering or filter of a list.
 
 - game_listed_newest: listed games ORDER BY created_at DESC, id DESC (home page, /games/,
   GET /api/v1/games/), and the cursor's created_at bound.
