@@ -38,7 +38,7 @@ class LegalMixin:
 
     __slots__ = ()
 
-    def legal_actions(self: GrogState, seat: int) -> list[Action]:
+    def _legal_actions(self: GrogState, seat: int) -> list[Action]:
         if seat == CHANCE or self.stage == "over" or self.queue:
             return []
         if self.returns:

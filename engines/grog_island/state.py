@@ -93,7 +93,7 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
         return [self.actor]
 
     # ---------------------------------------------------------------- chance
-    def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
+    def _chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         if self.stage == "over" or not self.queue:
             return []
         task = self.queue[0]
