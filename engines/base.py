@@ -252,7 +252,19 @@ class State(ABC):
             raise IllegalAction(f"{name} is not to move: waiting for {who}")
         legal = self._listed(seat)
         if not is_listed(action, legal):
-            raise IllegalAction(self.explain_illegal(seat, action, list(legal)))
+            raise IllegalAction(self._explanation(seat, action, legal))
+
+    def _explanation(self, seat: int, action: Action, legal: list[Action]) -> str:
+        """The engine's reason for refusing ``action``, or the generic one if that fails.
+
+        An engine's explainer reads fields of a malformed action (a list where
+        a name belongs: ``{"good": ["jade"]}``) and may trip over it; a refusal
+        must stay a refusal, never become a crash of the referee's step.
+        """
+        try:
+            return self.explain_illegal(seat, action, list(legal))
+        except (TypeError, KeyError, ValueError, IndexError, AttributeError):
+            return State.explain_illegal(self, seat, action, legal)
 
     def _listed(self, seat: int) -> list[Action]:
         """The cached actions ``seat`` may play (chance: its outcomes' actions); never mutate."""
