@@ -92,7 +92,7 @@ def is_listed(action: Any, legal: list[Action]) -> bool:
 
 
 class _Forgetful(dict):
-    """A cache table that stores nothing: in place while ``_apply`` runs (see ``_memo_table``)."""
+    """A cache table that stores nothing: in place while ``_apply`` runs (see ``State.__new__``)."""
 
     def __setitem__(self, key: Any, value: Any) -> None:
         pass
@@ -142,15 +142,14 @@ class State(ABC):
     def legal_actions(self, seat: int) -> list[Action]:
         """JSON-ready actions ``seat`` may take now (empty if not its turn).
 
-        Computed once per position (see :meth:`_memo_table`); the list is a
-        fresh shallow copy, so sorting or popping it cannot corrupt the cache,
-        but the action dicts in it are shared and must be treated as read-only.
+        Computed once per position (see :meth:`__new__`); the list is a fresh
+        shallow copy, so sorting or popping it cannot corrupt the cache, but
+        the action dicts in it are shared and must be treated as read-only.
         """
-        memo = self._memo_table()
-        found = memo.get(seat)
+        found = self._memo.get(seat)
         if found is None:
-            found = memo[seat] = self._legal_actions(seat)
-        return list(found)
+            found = self._memo[seat] = self._legal_actions(seat)
+        return found[:]
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """``[(action, probability)]`` when CHANCE is to move, else ``[]``.
@@ -158,11 +157,10 @@ class State(ABC):
         Computed once per position, like :meth:`legal_actions` (a fresh list
         of shared, read-only actions).
         """
-        memo = self._memo_table()
-        found = memo.get(_CHANCE_KEY)
+        found = self._memo.get(_CHANCE_KEY)
         if found is None:
-            found = memo[_CHANCE_KEY] = self._chance_outcomes()
-        return list(found)
+            found = self._memo[_CHANCE_KEY] = self._chance_outcomes()
+        return found[:]
 
     @abstractmethod
     def _legal_actions(self, seat: int) -> list[Action]:
@@ -173,24 +171,23 @@ class State(ABC):
         """Compute what :meth:`chance_outcomes` returns (called once per position)."""
 
     # ---------------------------------------------------------------- cache
-    def _memo_table(self) -> dict[Any, Any]:
-        """This position's cache: seat -> legal actions, plus the chance outcomes.
+    def __new__(cls, *args: Any, **kwargs: Any) -> State:
+        """Every state starts with an empty cache, however it is built.
 
-        Issue #17: the caller of ``apply`` has nearly always just listed the
-        legal actions (to choose one, to show them, to ask a bot), and
+        The cache (``_memo``: seat -> legal actions, plus the chance outcomes)
+        exists because the caller of ``apply`` has nearly always just listed
+        the legal actions (to choose one, show them, ask a bot) and
         ``check_action`` needs them again; computing them once per position
-        halves the cost of a move. The table belongs to this object only: a
-        state built by ``__new__`` (every ``clone`` and ``from_json``) starts
-        without one, ``apply`` replaces it after every move, and while
-        ``_apply`` runs it is a table that forgets what it is told, so an
-        engine reading its own legal actions half-way through a move never
-        caches a half-made position.
+        halves the cost of a move (issue #17). It belongs to one object: a
+        ``clone`` or ``from_json`` (built with ``cls.__new__(cls)``) starts
+        with its own empty table, ``apply`` replaces the table after every
+        move, and while ``_apply`` runs the table is one that forgets what it
+        is told, so an engine reading its own legal actions half-way through a
+        move never caches a half-made position.
         """
-        try:
-            return self._memo
-        except AttributeError:
-            self._memo = {}
-            return self._memo
+        state = super().__new__(cls)
+        state._memo = {}
+        return state
 
     def forget_cached_actions(self) -> None:
         """Drop the cached legal actions and chance outcomes.
@@ -200,14 +197,6 @@ class State(ABC):
         """
         self._memo = {}
 
-    @abstractmethod
-    def chance_key(self) -> str:
-        """Stable name of the pending chance event, unique within a game.
-
-        ``Dealer`` draws from a stream keyed by it, so it must depend only on
-        *which* event this is ("v3/move2/jade"), never on what came before.
-        """
-
     # ---------------------------------------------------------------- apply
     def apply(self, seat: int, action: Action) -> None:
         """Validate, then play ``action`` for ``seat``.
@@ -216,7 +205,11 @@ class State(ABC):
         when the action is malformed, out of turn or against the rules.
         """
         self.check_action(seat, action)
-        self._apply_now(seat, action)
+        self._memo = _FORGETFUL  # no caching of a half-made position (see __new__)
+        try:
+            self._apply(seat, action)
+        finally:
+            self._memo = {}
 
     def apply_checked(self, seat: int, action: Action) -> None:
         """Play ``action``, which :meth:`check_action` accepted on this very position.
@@ -226,32 +219,38 @@ class State(ABC):
         unchanged): the clone has no cache, and checking again would compute
         the legal actions a second time. Anyone else calls :meth:`apply`.
         """
-        self._apply_now(seat, action)
-
-    def _apply_now(self, seat: int, action: Action) -> None:
-        self._memo = _FORGETFUL
+        self._memo = _FORGETFUL  # the same as in ``apply``
         try:
             self._apply(seat, action)
         finally:
             self._memo = {}
 
     def check_action(self, seat: int, action: Action) -> None:
-        """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now."""
-        if isinstance(seat, bool) or not isinstance(seat, int):
+        """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now.
+
+        On the hot path of every move: the common case (an int seat, a dict
+        action, the list cached, the very action object picked from it) costs
+        a few type tests and one ``list.index`` in C.
+        """
+        if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise IllegalAction(f"seat must be an integer, not {seat!r}")
-        if not isinstance(action, dict):
+        if type(action) is not dict and not isinstance(action, dict):
             raise IllegalAction(f"an action must be a JSON object, not {type(action).__name__}")
-        if not isinstance(action.get("type"), str):
+        if type(action.get("type")) is not str and not isinstance(action.get("type"), str):
             raise IllegalAction('an action needs a "type" string')
-        if self.is_over:
+        movers = self.to_move  # [] exactly when the game is over (the protocol of is_over)
+        if not movers:
             raise IllegalAction("the game is over")
-        movers = self.to_move
         if seat not in movers:
             who = "chance" if movers == [CHANCE] else ", ".join(f"seat {s}" for s in movers)
             name = "chance" if seat == CHANCE else f"seat {seat}"
             raise IllegalAction(f"{name} is not to move: waiting for {who}")
         legal = self._listed(seat)
-        if not is_listed(action, legal):
+        try:
+            found = legal[legal.index(action)]
+        except ValueError:
+            found = None
+        if found is not action and (found is None or not is_listed(action, legal)):
             raise IllegalAction(self._explanation(seat, action, legal))
 
     def _explanation(self, seat: int, action: Action, legal: list[Action]) -> str:
@@ -268,7 +267,7 @@ class State(ABC):
 
     def _listed(self, seat: int) -> list[Action]:
         """The cached actions ``seat`` may play (chance: its outcomes' actions); never mutate."""
-        memo = self._memo_table()
+        memo = self._memo
         if seat == CHANCE:
             found = memo.get(_CHANCE_ACTIONS_KEY)
             if found is None:

@@ -64,10 +64,10 @@ def test_clones_and_json_copies_start_without_the_cache(engine, n) -> None:
             continue
         listed = state._listed(seat)
         for copy in (state.clone(), engine.from_json(state.to_json())):
-            assert copy._memo_table() == {}
+            assert copy._memo == {}
             copy.apply(seat, action)
             assert state._listed(seat) is listed  # the original's cache is untouched
-            assert copy._memo_table() == {}
+            assert copy._memo == {}
 
 
 @pytest.mark.parametrize(("engine", "n"), CASES)
@@ -99,12 +99,12 @@ def test_a_move_and_forget_cached_actions_drop_the_cache() -> None:
     seat = state.to_move[0]
     before = state.legal_actions(seat)
     state.apply(seat, before[0])
-    assert state._memo_table() == {}
+    assert state._memo == {}
     seat = state.to_move[0]
     state.legal_actions(seat)
-    assert state._memo_table() != {}
+    assert state._memo != {}
     state.forget_cached_actions()
-    assert state._memo_table() == {}
+    assert state._memo == {}
 
 
 def test_apply_checked_plays_on_a_clone_like_apply() -> None:
