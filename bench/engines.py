@@ -11,7 +11,7 @@ engines (it still slows them a little through shared caches: compare figures
 of the same run). When OpenSpiel is installed (the optional ``bench`` extra)
 the same run times its Python-implemented games the same way
 (:mod:`bench.openspiel_games`) and prints each engine's steps/s as a multiple
-of the slowest and of the fastest of them (issue #17's yardstick). Prints a
+of each of theirs (issue #17's yardstick). Prints a
 table; not a test.
 """
 
@@ -106,14 +106,14 @@ def main() -> None:
 
 
 def _print_ratios(ours: list[tuple[str, float]], theirs: list[tuple[str, float]]) -> None:
-    """Each engine's steps/s as a multiple of OpenSpiel's slowest and fastest Python game."""
+    """Each engine's steps/s as a multiple of each OpenSpiel game's (2.0 = twice as fast)."""
     if not ours or not theirs:
         return
-    slow = min(theirs, key=lambda item: item[1])
-    fast = max(theirs, key=lambda item: item[1])
-    print(f"\nsteps/s as a multiple of OpenSpiel's {slow[0]} and of its {fast[0]}:")
+    short = [name.removeprefix("python_") for name, _ in theirs]
+    print("\nsteps/s as a multiple of OpenSpiel's Python games (same run, same method):")
+    print(f"{'':<22} " + " ".join(f"{name:>14}" for name in short))
     for name, rate in ours:
-        print(f"{name:<22} {rate / slow[1]:>6.2f}x {rate / fast[1]:>6.2f}x")
+        print(f"{name:<22} " + " ".join(f"{rate / other:>13.2f}x" for _, other in theirs))
 
 
 if __name__ == "__main__":
