@@ -247,7 +247,7 @@ def submit_move(bot: Bot, game_id: int, answer: MoveAnswer) -> Move:
     )
     try:
         with transaction.atomic():
-            move = referee.submit(game.pk, answer.ply, seat.position, decision)
+            move = referee.submit(game.pk, answer.ply, seat.position, decision, state=state)
             Seat.objects.filter(pk=seat.pk).update(
                 bank_left_ms=charge_time_bank(seat.bank_left_ms, elapsed_ms, game.move_time_ms)
             )

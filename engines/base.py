@@ -64,6 +64,45 @@ def same_json(a: Any, b: Any) -> bool:
     return a == b
 
 
+def is_listed(action: Any, legal: list[Action]) -> bool:
+    """Whether ``action`` is one of ``legal`` by :func:`same_json` (strict JSON equality).
+
+    The cheap form of ``any(same_json(action, c) for c in legal if c == action)``:
+    ``list.index`` finds, in C, the first candidate that *is* the action (a
+    bot or the bench picked it from the list: done) or equals it by Python's
+    loose ``==`` (which ``true == 1`` and ``1.0 == 1`` pass); only such a
+    candidate is compared strictly, and the scan goes on past it in the rare
+    case it differs by type. Strict equality implies ``==``, so this refuses
+    exactly what the full comparison refuses. A per-position set of
+    canonical keys would answer in O(1) but costs a key per legal action to
+    build, more than the one check a position nearly always gets.
+    """
+    start = 0
+    end = len(legal)
+    while start < end:
+        try:
+            i = legal.index(action, start)
+        except ValueError:
+            return False
+        candidate = legal[i]
+        if candidate is action or same_json(action, candidate):
+            return True
+        start = i + 1
+    return False
+
+
+class _Forgetful(dict):
+    """A cache table that stores nothing: in place while ``_apply`` runs (see ``State.__new__``)."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+
+_FORGETFUL = _Forgetful()
+_CHANCE_KEY = "chance"
+_CHANCE_ACTIONS_KEY = "chance_actions"
+
+
 def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
     """Competition ranking (1 = best, ties share a rank, the next rank skips).
 
@@ -80,7 +119,7 @@ class State(ABC):
     every secret in ``private``/``hidden`` (see the module docstring).
     """
 
-    __slots__ = ("events", "hidden", "num_players", "options", "private")
+    __slots__ = ("_memo", "events", "hidden", "num_players", "options", "private")
 
     engine: ClassVar[Engine]
 
@@ -100,21 +139,63 @@ class State(ABC):
     def is_over(self) -> bool:
         return not self.to_move
 
-    @abstractmethod
     def legal_actions(self, seat: int) -> list[Action]:
-        """JSON-ready actions ``seat`` may take now (empty if not its turn)."""
+        """JSON-ready actions ``seat`` may take now (empty if not its turn).
 
-    @abstractmethod
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """``[(action, probability)]`` when CHANCE is to move, else ``[]``."""
-
-    @abstractmethod
-    def chance_key(self) -> str:
-        """Stable name of the pending chance event, unique within a game.
-
-        ``Dealer`` draws from a stream keyed by it, so it must depend only on
-        *which* event this is ("v3/move2/jade"), never on what came before.
+        Computed once per position (see :meth:`__new__`); the list is a fresh
+        shallow copy, so sorting or popping it cannot corrupt the cache, but
+        the action dicts in it are shared and must be treated as read-only.
         """
+        found = self._memo.get(seat)
+        if found is None:
+            found = self._memo[seat] = self._legal_actions(seat)
+        return found[:]
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``[(action, probability)]`` when CHANCE is to move, else ``[]``.
+
+        Computed once per position, like :meth:`legal_actions` (a fresh list
+        of shared, read-only actions).
+        """
+        found = self._memo.get(_CHANCE_KEY)
+        if found is None:
+            found = self._memo[_CHANCE_KEY] = self._chance_outcomes()
+        return found[:]
+
+    @abstractmethod
+    def _legal_actions(self, seat: int) -> list[Action]:
+        """Compute what :meth:`legal_actions` returns (called once per position and seat)."""
+
+    @abstractmethod
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        """Compute what :meth:`chance_outcomes` returns (called once per position)."""
+
+    # ---------------------------------------------------------------- cache
+    def __new__(cls, *args: Any, **kwargs: Any) -> State:
+        """Every state starts with an empty cache, however it is built.
+
+        The cache (``_memo``: seat -> legal actions, plus the chance outcomes)
+        exists because the caller of ``apply`` has nearly always just listed
+        the legal actions (to choose one, show them, ask a bot) and
+        ``check_action`` needs them again; computing them once per position
+        halves the cost of a move (issue #17). It belongs to one object: a
+        ``clone`` or ``from_json`` (built with ``cls.__new__(cls)``) starts
+        with its own empty table, ``apply`` replaces the table after every
+        move, and while ``_apply`` runs the table is one that forgets what it
+        is told, so an engine reading its own legal actions half-way through a
+        move never caches a half-made position.
+        """
+        state = super().__new__(cls)
+        state._memo = {}
+        return state
+
+    def forget_cached_actions(self) -> None:
+        """Drop the cached legal actions and chance outcomes.
+
+        ``apply`` does it; call it after editing a state's fields directly
+        (tests, tools), which no cache can notice.
+        """
+        self._memo = {}
 
     # ---------------------------------------------------------------- apply
     def apply(self, seat: int, action: Action) -> None:
@@ -124,29 +205,81 @@ class State(ABC):
         when the action is malformed, out of turn or against the rules.
         """
         self.check_action(seat, action)
-        self._apply(seat, action)
+        self._memo = _FORGETFUL  # no caching of a half-made position (see __new__)
+        try:
+            self._apply(seat, action)
+        finally:
+            self._memo = {}
+
+    def apply_checked(self, seat: int, action: Action) -> None:
+        """Play ``action``, which :meth:`check_action` accepted on this very position.
+
+        For a caller that checked the action on a state and plays it on that
+        state's fresh ``clone()`` (the referee keeps the state it checked
+        unchanged): the clone has no cache, and checking again would compute
+        the legal actions a second time. Anyone else calls :meth:`apply`.
+        """
+        self._memo = _FORGETFUL  # the same as in ``apply``
+        try:
+            self._apply(seat, action)
+        finally:
+            self._memo = {}
 
     def check_action(self, seat: int, action: Action) -> None:
-        """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now."""
-        if isinstance(seat, bool) or not isinstance(seat, int):
+        """Raise :class:`IllegalAction` unless ``seat`` may play ``action`` now.
+
+        On the hot path of every move: the common case (an int seat, a dict
+        action, the list cached, the very action object picked from it) costs
+        a few type tests and one ``list.index`` in C.
+        """
+        if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise IllegalAction(f"seat must be an integer, not {seat!r}")
-        if not isinstance(action, dict):
+        if type(action) is not dict and not isinstance(action, dict):
             raise IllegalAction(f"an action must be a JSON object, not {type(action).__name__}")
-        if not isinstance(action.get("type"), str):
+        if type(action.get("type")) is not str and not isinstance(action.get("type"), str):
             raise IllegalAction('an action needs a "type" string')
-        if self.is_over:
+        movers = self.to_move  # [] exactly when the game is over (the protocol of is_over)
+        if not movers:
             raise IllegalAction("the game is over")
-        movers = self.to_move
         if seat not in movers:
             who = "chance" if movers == [CHANCE] else ", ".join(f"seat {s}" for s in movers)
             name = "chance" if seat == CHANCE else f"seat {seat}"
             raise IllegalAction(f"{name} is not to move: waiting for {who}")
+        legal = self._listed(seat)
+        try:
+            found = legal[legal.index(action)]
+        except ValueError:
+            found = None
+        if found is not action and (found is None or not is_listed(action, legal)):
+            raise IllegalAction(self._explanation(seat, action, legal))
+
+    def _explanation(self, seat: int, action: Action, legal: list[Action]) -> str:
+        """The engine's reason for refusing ``action``, or the generic one if that fails.
+
+        An engine's explainer reads fields of a malformed action (a list where
+        a name belongs: ``{"good": ["jade"]}``) and may trip over it; a refusal
+        must stay a refusal, never become a crash of the referee's step.
+        """
+        try:
+            return self.explain_illegal(seat, action, list(legal))
+        except (TypeError, KeyError, ValueError, IndexError, AttributeError):
+            return State.explain_illegal(self, seat, action, legal)
+
+    def _listed(self, seat: int) -> list[Action]:
+        """The cached actions ``seat`` may play (chance: its outcomes' actions); never mutate."""
+        memo = self._memo
         if seat == CHANCE:
-            legal = [a for a, _ in self.chance_outcomes()]
-        else:
-            legal = self.legal_actions(seat)
-        if not any(same_json(action, candidate) for candidate in legal if candidate == action):
-            raise IllegalAction(self.explain_illegal(seat, action, legal))
+            found = memo.get(_CHANCE_ACTIONS_KEY)
+            if found is None:
+                outcomes = memo.get(_CHANCE_KEY)
+                if outcomes is None:
+                    outcomes = memo[_CHANCE_KEY] = self._chance_outcomes()
+                found = memo[_CHANCE_ACTIONS_KEY] = [a for a, _ in outcomes]
+            return found
+        found = memo.get(seat)
+        if found is None:
+            found = memo[seat] = self._legal_actions(seat)
+        return found
 
     def explain_illegal(self, seat: int, action: Action, legal: list[Action]) -> str:
         """Why ``action`` is not legal; engines override for specific reasons."""

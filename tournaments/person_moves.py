@@ -211,7 +211,7 @@ def act(game_id: int, viewer: Viewer, ply: Any, index: Any) -> Move:
     decision = Decision(legal[index], source=Move.Source.PERSON, latency_ms=elapsed_ms)
     try:
         with transaction.atomic():
-            move = referee.submit(game.pk, ply, seat.position, decision)
+            move = referee.submit(game.pk, ply, seat.position, decision, state=state)
             Seat.objects.filter(pk=seat.pk).update(
                 bank_left_ms=charge_time_bank(seat.bank_left_ms, elapsed_ms, game.move_time_ms)
             )

@@ -65,6 +65,7 @@ def submit(
     decision: Decision,
     *,
     game: Game | None = None,
+    state: State | None = None,
     then_advance: bool = True,
 ) -> Move:
     """Record ``decision`` as move ``ply`` of the game, or raise RefereeError.
@@ -73,8 +74,11 @@ def submit(
     ply, ``seat`` is to move and the action is legal. A fault counts against
     the seat; enough faults forfeit it. ``game`` saves a read when the caller
     (``advance``) has just loaded the row; its ``next_ply`` must be the ply it
-    read then. ``then_advance=False`` is for ``advance`` itself, which goes on
-    in the same task instead of queueing the next step.
+    read then. ``state`` saves rebuilding the position when the caller has just
+    loaded the state at ``ply`` (``statecache.load_state``) and listed its legal
+    actions: the check then finds them cached instead of computing them again
+    (issue #17); it is never changed. ``then_advance=False`` is for ``advance``
+    itself, which goes on in the same task instead of queueing the next step.
 
     The checks run on the state at ``ply``, which the committed log fixes for
     good; the write then claims the ply atomically (``claims.claim_plies``), so a
@@ -86,7 +90,9 @@ def submit(
         game = Game.objects.filter(pk=game_id).first()
     _refuse_unless_current(game, game_id, ply)
     assert game is not None
-    moves, _ = _record(game, ply, seat, decision, statecache.load_state(game))
+    if state is None:
+        state = statecache.load_state(game)
+    moves, _ = _record(game, ply, seat, decision, state)
     if then_advance:
         schedule_advance(game.pk)
     return moves[0]
@@ -160,9 +166,14 @@ def _play(
     after = played.after
     watched = broadcast.maybe_watched(game.pk)  # else no message is built (nor its view)
     mover = seat
+    checked = True  # the decision was checked on ``state``, which ``after`` is a copy of
     while True:
         seen = len(after.events)
-        after.apply(mover, decision.action)
+        if checked:
+            after.apply_checked(mover, decision.action)  # the copy's cache is empty: no recompute
+            checked = False
+        else:
+            after.apply(mover, decision.action)  # chance: listed (and cached) on ``after``
         played.decisions.append((mover, decision))
         if watched:
             played.messages.append(

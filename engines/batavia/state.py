@@ -145,7 +145,7 @@ class BataviaState(State):
             return [CHANCE]
         return [self.turn]
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if seat != self.turn or phase in CHANCE_PHASES or phase == "over":
             return []
@@ -159,7 +159,7 @@ class BataviaState(State):
             return turn.move_actions(self, seat)
         return turn.convert_actions(self, seat)
 
-    def chance_outcomes(self) -> list[tuple[Action, float]]:
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.phase
         if phase in ("deal", "lot", "draw"):
             return cards.card_outcomes(self)

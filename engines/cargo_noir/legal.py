@@ -102,15 +102,9 @@ class LegalActionsMixin:
         return self.coins[seat] >= max(bids) + 1
 
     # ------------------------------------------------------- legal actions
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         if self.draws or self.phase == "over" or seat != self.seat:
             return []
-        cached = self._legal
-        if cached is None:
-            cached = self._legal = self._compute_legal(seat)
-        return list(cached)
-
-    def _compute_legal(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == "ships":
             if self.pending == PENDING_MARKET:

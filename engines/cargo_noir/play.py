@@ -37,7 +37,6 @@ class PlayMixin:
     __slots__ = ()
 
     def _apply(self, seat: int, action: Action) -> None:
-        self._legal = None
         if seat == CHANCE:
             self._draw(TOKEN_INDEX[action["good"]])
         else:

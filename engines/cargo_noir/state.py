@@ -39,7 +39,6 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
     """One position of a Cargo Noir game, mutated in place."""
 
     __slots__ = (
-        "_legal",
         "abandoned",
         "at_casino",
         "at_market",
@@ -103,13 +102,8 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
         for p, port in enumerate(self.ports):
             self.draws += [("port", p, f"setup/port/{port.name}/{i}") for i in range(port.slots)]
         self._reset_turn()
-        self._legal = None
         self.events.append({"type": "setup", "ports": [port.name for port in self.ports]})
         self.events.append({"type": "turn", "round": 1, "seat": 0})
-
-    def forget_cached_actions(self) -> None:
-        """Drop the cached legal actions; call after editing fields directly (tests, tools)."""
-        self._legal = None
 
     def _reset_turn(self) -> None:
         """Clear what lasts only for the current seat's turn."""
@@ -135,7 +129,7 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
     def is_over(self) -> bool:
         return self.phase == "over" and not self.draws
 
-    def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
+    def _chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         """One token drawn from the bag, each kind as likely as its share of the bag."""
         if not self.draws:
             return []
@@ -191,7 +185,6 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
         other.credit = self.credit
         other.combo_kind = self.combo_kind
         other.combo = list(self.combo)
-        other._legal = None
         return other
 
     def _pending_json(self) -> str | None:
@@ -293,7 +286,6 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
         state.credit = turn["credit"]
         state.combo_kind = turn["combination_kind"]
         state.combo = [TOKEN_INDEX[g] for g in turn["combination"]]
-        state._legal = None
         return state
 
 

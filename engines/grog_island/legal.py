@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 Action = dict[str, Any]
 _PASS: Action = {"type": "pass"}
+_PLACE: tuple[Action, ...] = tuple({"type": "place", "colour": c} for c in COLOURS)
+"""Shared, read-only actions (every listed action is read-only): built once, not per list."""
 
 
 class LegalMixin:
@@ -38,7 +40,7 @@ class LegalMixin:
 
     __slots__ = ()
 
-    def legal_actions(self: GrogState, seat: int) -> list[Action]:
+    def _legal_actions(self: GrogState, seat: int) -> list[Action]:
         if seat == CHANCE or self.stage == "over" or self.queue:
             return []
         if self.returns:
@@ -47,7 +49,7 @@ class LegalMixin:
             return self._return_options(seat)
         if seat != self.actor:
             return []
-        return getattr(self, f"_legal_{self.stage}")(seat)
+        return _LEGAL_BY_STAGE[self.stage](self, seat)
 
     def _return_options(self: GrogState, seat: int) -> list[Action]:
         hand = self.private[seat]["objectives"]
@@ -88,7 +90,7 @@ class LegalMixin:
                     if other != colour and dice[other] <= value:
                         reach |= reach << dice[other]
                 if (reach << (prefix + value)) & target:
-                    actions.append({"type": "place", "colour": COLOURS[colour]})
+                    actions.append(_PLACE[colour])
         if draft and (target >> prefix) & 1:
             actions.append({"type": "bid", "total": prefix})
         return actions
@@ -244,3 +246,11 @@ class LegalMixin:
 
 
 __all__ = ["LegalMixin"]
+
+
+_LEGAL_BY_STAGE = {
+    name.removeprefix("_legal_"): method
+    for name, method in vars(LegalMixin).items()
+    if name.startswith("_legal_") and name != "_legal_actions"
+}
+"""Stage -> its ``_legal_<stage>`` method: a dict lookup instead of formatting a name per call."""

@@ -58,7 +58,7 @@ class PlayMixin:
             self._return_objective(seat, action["card"])
             self.returns.pop(0)
         else:
-            getattr(self, f"_do_{kind}")(seat, action)
+            _DO[kind](self, seat, action)
         self._settle()
 
     def _apply_chance(self: GrogState, action: dict[str, Any]) -> None:
@@ -112,8 +112,8 @@ class PlayMixin:
                 continue
             if self.returns:
                 return
-            step = getattr(self, f"_auto_{self.stage}", None)
-            if step is None or not step():
+            step = _AUTO.get(self.stage)
+            if step is None or not step(self):
                 return
 
     # ================================================================= setup
@@ -464,3 +464,17 @@ class PlayMixin:
 
 
 __all__ = ["PlayMixin"]
+
+
+_DO = {
+    name.removeprefix("_do_"): method
+    for name, method in vars(PlayMixin).items()
+    if name.startswith("_do_")
+}
+"""Action type -> its ``_do_<type>`` method (a lookup, not a name formatted per move)."""
+_AUTO = {
+    name.removeprefix("_auto_"): method
+    for name, method in vars(PlayMixin).items()
+    if name.startswith("_auto_")
+}
+"""Stage -> its ``_auto_<stage>`` step, for the stages that run without a decision."""

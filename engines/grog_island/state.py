@@ -75,6 +75,16 @@ NESTED: tuple[str, ...] = ("goods", "queue", "draws")
 FIELDS = SCALARS + FLAT + NESTED
 
 
+_ROLLS: tuple[list[tuple[dict[str, Any], float]], ...] = tuple(
+    [({"type": "roll", "colour": c, "value": v}, 1 / DIE_FACES) for v in range(1, DIE_FACES + 1)]
+    for c in COLOURS
+)
+"""The outcomes of each colour's die, built once (a quarter of all steps are rolls).
+
+Like every listed action they are read-only: shared by all states and games.
+"""
+
+
 class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
     """One position of Grog Island; see the module docstring for the encoding."""
 
@@ -93,17 +103,13 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
         return [self.actor]
 
     # ---------------------------------------------------------------- chance
-    def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
+    def _chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         if self.stage == "over" or not self.queue:
             return []
         task = self.queue[0]
         kind = task[0]
         if kind == "die":
-            colour = COLOURS[task[1]]
-            p = 1 / DIE_FACES
-            return [
-                ({"type": "roll", "colour": colour, "value": v}, p) for v in range(1, DIE_FACES + 1)
-            ]
+            return _ROLLS[task[1]]  # the base hands out copies of the list, never this one
         if kind == "cloud":
             left = [c for c in CLOUDS if c not in self.clouds]
             p = 1 / len(left)

@@ -109,12 +109,12 @@ class ManilaState(State):
     def is_over(self) -> bool:
         return self.mover == OVER
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if seat != self.mover or seat < 0:
             return []
         return rules.LEGAL[self.phase](self)
 
-    def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
+    def _chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         if self.mover != CHANCE:
             return []
         return rules.chance_outcomes(self)

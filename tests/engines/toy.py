@@ -38,12 +38,12 @@ class HighCardState(State):
                 return [seat]
         return []
 
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+    def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.to_move != [seat] or seat == CHANCE:
             return []
         return [{"type": "raise"}, {"type": "hold"}]
 
-    def chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
+    def _chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         if self.to_move != [CHANCE]:
             return []
         deck = self.hidden["deck"]
