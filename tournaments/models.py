@@ -9,6 +9,9 @@ database instead of forking the game.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -462,3 +465,63 @@ class Outcome(models.Model):
 
     def __str__(self) -> str:
         return f"outcome of game {self.game_id}"
+
+
+class CompactJSONEncoder(json.JSONEncoder):
+    """JSON without the spaces after ``,`` and ``:``: a stored record is written once, read often."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs["separators"] = (",", ":")
+        super().__init__(**kwargs)
+
+
+class GameRecord(models.Model):
+    """A finished game's public record, computed once (``tournaments.records``), never edited.
+
+    ``plies`` is one ``[seat, action, description, events]`` per logged ply:
+    who moved, the action and its ``describe`` text (shown only once the game's
+    record is public: ``spectator.is_public`` decides on every read), and the
+    public events the ply produced. No view, no seat's private part. Derived
+    from the move log: deleting it loses nothing (it is rebuilt on the next
+    view), and it counts only while ``rules_version`` is the server's version
+    of the engine (a newer version may replay an old log differently).
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="record"
+    )
+    rules_version = models.CharField(
+        max_length=20, help_text="The engine version the record was computed with."
+    )
+    replayable = models.PositiveIntegerField(
+        help_text="Moves that replay under those rules (all of them unless the log is older)."
+    )
+    plies = models.JSONField(encoder=CompactJSONEncoder)
+    built_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"record of game {self.game_id}"
+
+
+class GameCheckpoint(models.Model):
+    """The engine state after ``ply`` moves of a finished game, for the board replay only.
+
+    Stored with its game's :class:`GameRecord` (same transaction) every
+    ``records.CHECKPOINT_EVERY`` plies, so a page of the board replay starts
+    from the nearest one instead of ply 0. It is a whole state (``to_json``,
+    secrets included, like the move log itself): only ``tournaments.replay``
+    reads it, and turns it into views through ``board_model``; nothing sends it.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
+    ply = models.PositiveIntegerField()
+    state = models.JSONField(encoder=CompactJSONEncoder)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="unique_checkpoint_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} state after ply {self.ply}"
