@@ -80,7 +80,9 @@ def _extended(builder: RecordBuilder, game: Game) -> RecordBuilder:
             raise RuntimeError(f"game {game.pk}: move log has a gap at ply {fresh.ply}")
         fresh.add(seat, action)
     if fresh.ply != game.next_ply:
-        raise RuntimeError(f"game {game.pk}: {fresh.ply} moves logged but next_ply is {game.next_ply}")
+        raise RuntimeError(
+            f"game {game.pk}: {fresh.ply} moves logged but next_ply is {game.next_ply}"
+        )
     return fresh
 
 

@@ -9,9 +9,6 @@ database instead of forking the game.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -467,18 +464,10 @@ class Outcome(models.Model):
         return f"outcome of game {self.game_id}"
 
 
-class CompactJSONEncoder(json.JSONEncoder):
-    """JSON without the spaces after ``,`` and ``:``: a stored record is written once, read often."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs["separators"] = (",", ":")
-        super().__init__(**kwargs)
-
-
 class GameRecord(models.Model):
     """A finished game's public record, computed once (``tournaments.records``), never edited.
 
-    ``plies`` is one ``[seat, action, description, events]`` per logged ply:
+    ``plies`` is one ``[seat, action, description, events]`` per logged ply, as JSON text:
     who moved, the action and its ``describe`` text (shown only once the game's
     record is public: ``spectator.is_public`` decides on every read), and the
     public events the ply produced. No view, no seat's private part. Derived
@@ -496,7 +485,10 @@ class GameRecord(models.Model):
     replayable = models.PositiveIntegerField(
         help_text="Moves that replay under those rules (all of them unless the log is older)."
     )
-    plies = models.JSONField(encoder=CompactJSONEncoder)
+    plies = models.TextField(
+        help_text="Compact JSON, as text: PostgreSQL's jsonb would reorder the events' keys, "
+        "and the engines' sentences follow their order."
+    )
     built_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -515,7 +507,7 @@ class GameCheckpoint(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
     ply = models.PositiveIntegerField()
-    state = models.JSONField(encoder=CompactJSONEncoder)
+    state = models.TextField(help_text="``State.to_json()`` as compact JSON text (key order kept).")
 
     class Meta:
         ordering = ["game", "ply"]

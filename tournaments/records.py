@@ -25,6 +25,7 @@ rebuilt, since the current rules may replay an old log differently.
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 
@@ -71,12 +72,12 @@ def store(game: Game, record: Record, checkpoints: dict[int, engines.State]) -> 
             defaults={
                 "rules_version": version,
                 "replayable": record.replayable,
-                "plies": record.rows,
+                "plies": _compact(record.rows),
             },
         )
         GameCheckpoint.objects.bulk_create(
             [
-                GameCheckpoint(game_id=game.pk, ply=ply, state=checkpoint_json(state))
+                GameCheckpoint(game_id=game.pk, ply=ply, state=_compact(checkpoint_json(state)))
                 for ply, state in sorted(checkpoints.items())
             ],
             ignore_conflicts=True,  # a concurrent builder wrote the same states
@@ -91,7 +92,7 @@ def stored(game: Game) -> Record | None:
         .values_list("plies", "replayable")
         .first()
     )
-    return Record(row[0], row[1]) if row is not None else None
+    return Record(json.loads(row[0]), row[1]) if row is not None else None
 
 
 def finished_record(game: Game) -> Record:
@@ -142,7 +143,7 @@ def store_after_finish(game_id: int) -> None:
 
 
 def checkpoint(game: Game, ply: int) -> tuple[int, engines.State] | None:
-    """The nearest stored state at or before ``ply`` of a finished ``game``, if recorded (one query).
+    """The nearest stored state at or before ``ply`` of a finished ``game``, if any (one query).
 
     Only checkpoints of a record for the server's rules count (joined in the
     same query), so a record left from older rules is never half-used.
@@ -158,7 +159,12 @@ def checkpoint(game: Game, ply: int) -> tuple[int, engines.State] | None:
     )
     if row is None:
         return None
-    return row[0], rules.from_json(row[1])
+    return row[0], rules.from_json(json.loads(row[1]))
+
+
+def _compact(value: object) -> str:
+    """JSON text without spaces, keys in their order (the engines' sentences follow it)."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def missing_records() -> QuerySet[Game]:
