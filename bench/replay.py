@@ -102,7 +102,7 @@ def long_game() -> Any:
     from ratings.results import final_ranks
     from tournaments.models import Competitor, Game, Move, Outcome, Seat
 
-    moves = max((game_log("grog_island", 4, seed) for seed in range(6)), key=len)
+    moves = max((game_log("grog_island", 4, seed) for seed in range(20)), key=len)
     rules = engines.get("grog_island")
     state = rules.new_game(4)
     for move in moves:

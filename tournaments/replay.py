@@ -24,7 +24,10 @@ Who sees what follows :mod:`tournaments.spectator`:
   not forfeited.
 
 A request covers at most :data:`MAX_PAGE` positions (each costs a ``view`` and
-the legal actions), and two queries whatever its size.
+the legal actions) and starts from the nearest checkpoint state at or before
+them (a finished game's stored ones, ``tournaments.records``; a running game's
+in memory, ``tournaments.live_record``), so it replays at most its own plies
+and costs the same queries wherever it is in however long a game.
 """
 
 from __future__ import annotations
