@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .models import Competitor, Game, Move, Outcome, Seat
+from .models import Competitor, Game, GameRecord, Move, Outcome, Seat
 from .spectator import is_public
 
 HIDDEN = "hidden until the game is finished"
@@ -221,6 +221,34 @@ class MoveAdmin(ReadOnlyAdmin):
 @admin.register(Outcome)
 class OutcomeAdmin(ReadOnlyAdmin):
     list_display = ("game", "ranks", "scores", "recorded_at")
+
+
+@admin.register(GameRecord)
+class GameRecordAdmin(ReadOnlyAdmin):
+    """The stored public record: derived from the log, so shown only, never changed here.
+
+    Changing it could only make a page disagree with the game's replay; a
+    missing or stale one is rebuilt by the pages or ``manage.py
+    build_game_records``. Its plies (actions included) are not shown here: the
+    game page shows them by the spectator's rules. Checkpoints hold whole states,
+    secrets included: not registered.
+    """
+
+    list_display = ("game", "rules_version", "plies_count", "replayable", "built_at", "links")
+    list_select_related = ("game",)
+    fields = ("links", "game", "rules_version", "replayable", "plies_count", "built_at")
+    readonly_fields = ("links", "plies_count")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameRecord]:
+        return super().get_queryset(request).defer("plies")  # up to a few hundred KiB each
+
+    @admin.display(description="plies")
+    def plies_count(self, record: GameRecord) -> int:
+        return record.game.next_ply
+
+    @admin.display(description="game's public page and verification")
+    def links(self, record: GameRecord) -> SafeString:
+        return game_links(record.game)
 
 
 from . import admin_events, admin_leagues  # noqa: E402, F401  (the organiser's admin)

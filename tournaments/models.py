@@ -491,3 +491,58 @@ class Outcome(models.Model):
 
     def __str__(self) -> str:
         return f"outcome of game {self.game_id}"
+
+
+class GameRecord(models.Model):
+    """A finished game's public record, computed once (``tournaments.records``), never edited.
+
+    ``plies`` is one ``[seat, action, description, events]`` per logged ply, as JSON text:
+    who moved, the action and its ``describe`` text (shown only once the game's
+    record is public: ``spectator.is_public`` decides on every read), and the
+    public events the ply produced. No view, no seat's private part. Derived
+    from the move log: deleting it loses nothing (it is rebuilt on the next
+    view), and it counts only while ``rules_version`` is the server's version
+    of the engine (a newer version may replay an old log differently).
+    """
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="record"
+    )
+    rules_version = models.CharField(
+        max_length=20, help_text="The engine version the record was computed with."
+    )
+    replayable = models.PositiveIntegerField(
+        help_text="Moves that replay under those rules (all of them unless the log is older)."
+    )
+    plies = models.TextField(
+        help_text="Compact JSON, as text: PostgreSQL's jsonb would reorder the events' keys, "
+        "and the engines' sentences follow their order."
+    )
+    built_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"record of game {self.game_id}"
+
+
+class GameCheckpoint(models.Model):
+    """The engine state after ``ply`` moves of a finished game, for the board replay only.
+
+    Stored with its game's :class:`GameRecord` (same transaction) every
+    ``records.CHECKPOINT_EVERY`` plies, so a page of the board replay starts
+    from the nearest one instead of ply 0. It is a whole state (``to_json``,
+    secrets included, like the move log itself): only ``tournaments.replay``
+    reads it, and turns it into views through ``board_model``; nothing sends it.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="checkpoints")
+    ply = models.PositiveIntegerField()
+    state = models.TextField(help_text="``State.to_json()`` as compact JSON text (key order kept).")
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="unique_checkpoint_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} state after ply {self.ply}"

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
 
-from . import broadcast, claims, house_bot, players, spectator, statecache
+from . import broadcast, claims, house_bot, live_record, players, records, spectator, statecache
 from .decisions import FORFEITED, Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
 from .models import Competitor, Game, Move, Outcome, Seat
@@ -450,4 +450,7 @@ def finish(game_id: int) -> bool:
             lambda: broadcast.publish_finish(game.pk, outcome, spectator.visible_seed(game))
         )
         transaction.on_commit(lambda: statecache.forget(game))
+        transaction.on_commit(lambda: live_record.forget(game))
+        # After the commit, so a failure to store can never undo the finish (it never raises).
+        transaction.on_commit(lambda: records.store_after_finish(game.pk))
     return True

@@ -25,7 +25,10 @@ Who sees what follows :mod:`tournaments.spectator`:
   not forfeited.
 
 A request covers at most :data:`MAX_PAGE` positions (each costs a ``view`` and
-the legal actions), and two queries whatever its size.
+the legal actions) and starts from the nearest checkpoint state at or before
+them (a finished game's stored ones, ``tournaments.records``; a running game's
+in memory, ``tournaments.live_record``), so it replays at most its own plies
+and costs the same queries wherever it is in however long a game.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import Any
 import engines
 from engines import CHANCE
 
-from . import spectator
+from . import live_record, records, spectator
 from .board_models import board_model, legal_entries
 from .models import Game, Move
 
@@ -136,7 +139,8 @@ def replay_page(
     ``game`` should come with its seats and competitors prefetched; ``held`` are
     the seats the requesting user holds (``seat_holders.seats_held_by``). Before
     the record is public, a seat's view is refused with a 403 unless the seat is
-    one of ``held``.
+    one of ``held``. The replay starts from the nearest checkpoint at or before
+    the page (:func:`start_state`), so a page costs the same anywhere in any game.
     """
     public = spectator.is_public(game)
     seat = parse_seat(raw_seat, game.num_players)
@@ -144,98 +148,105 @@ def replay_page(
         raise ReplayError(
             "a seat's view is shown only to its holder until the game's record is public", 403
         )
-    moves = list(Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply"))
-    start = parse_int(raw_start, "start", 0, 0, len(moves))
+    start = parse_int(raw_start, "start", 0, 0, game.next_ply)
     count = parse_int(raw_count, "count", MAX_PAGE, 1, MAX_PAGE)
+    total = replayable_positions(game)
+    if start >= total:
+        raise ReplayError(f"start must be at most {total - 1}, the last position that replays")
+    end = min(start + count, total)
+    first, state = start_state(game, start)
+    moves = list(
+        Move.objects.filter(game=game, ply__gte=first, ply__lt=min(end, game.next_ply)).order_by(
+            "ply"
+        )
+    )
     seats = sorted(game.seats.all(), key=lambda s: s.position)
-    rules = engines.get(game.engine)
     forfeited = {s.position for s in seats if s.forfeited}
-    total, positions = replay_positions(
-        rules.new_game(game.num_players, game.options),
+    positions = page_positions(
+        state,
         moves,
         seat,
         start,
-        count,
+        end,
+        logged=game.next_ply,
         public=public,
         names={s.position: s.competitor.name for s in seats},
         bot_seats={s.position for s in seats if s.competitor.kind == "bot"},
-        strict=game.engine_version == rules.version,
         may_act_now=game.status == Game.Status.RUNNING and seat not in forfeited,
     )
-    if start >= total:
-        raise ReplayError(f"start must be at most {total - 1}, the last position that replays")
     return ReplayPage(seat, public, total, start, positions)
+
+
+def start_state(game: Game, ply: int) -> tuple[int, engines.State]:
+    """``(p, the state after p moves)`` for the nearest checkpoint ``p <= ply``; yours to change.
+
+    A finished game's come from its stored checkpoints (built and stored now if
+    missing); any other game's from its in-process record (``live_record``),
+    which reads only the moves logged since its last use.
+    """
+    if game.status == Game.Status.FINISHED:
+        found = records.checkpoint(game, ply)
+        if found is not None:
+            return found
+        record, checkpoints = records.build(game)
+        records.store_quietly(game, record, checkpoints)
+    else:
+        checkpoints = live_record.follow(game).checkpoints
+    best = max(p for p in checkpoints if p <= ply)
+    return best, checkpoints[best].clone()
 
 
 def replayable_positions(game: Game) -> int:
     """How many positions of ``game`` the board can show (no query when its rules are current).
 
-    The game page starts at the last one; a game of older rules may stop early.
+    The game page starts at the last one; a game of older rules may stop early
+    (its record knows where).
     """
     rules = engines.get(game.engine)
     if game.engine_version == rules.version:
         return game.next_ply + 1
-    moves = list(Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply"))
-    return _replayable(moves, 0, rules.new_game(game.num_players, game.options)) + 1
+    return records.public_record(game).replayable + 1
 
 
-def replay_positions(
+def page_positions(
     state: engines.State,
     moves: list[Move],
     seat: int | None,
     start: int,
-    count: int,
+    end: int,
     *,
+    logged: int,
     public: bool,
     names: dict[int, str],
     bot_seats: set[int],
-    strict: bool,
     may_act_now: bool = False,
-) -> tuple[int, list[dict[str, Any]]]:
-    """``(positions that replay, the entries of positions start .. start+count-1)``.
+) -> list[dict[str, Any]]:
+    """The entries of positions ``start`` .. ``end - 1``, all of which replay.
 
-    ``state`` is the game's start (it is spent). No database: the bench and the
-    view share it. ``strict``: the log was written by these rules, so a refused
-    move is a real fault; otherwise the replay stops before the first refused move.
-    Unless ``public``, only ``seat``'s own moves are told in full (its holder's
-    replay), and the last position keeps its legal actions only if ``may_act_now``
-    (the game runs and the seat has not forfeited: as the play page shows them).
+    ``state`` is the position before ``moves[0]`` (it is spent); ``moves`` run
+    from there up to ply ``min(end, logged) - 1``, ``logged`` being the moves in
+    the whole log. No database: the bench and the view share it. Unless
+    ``public``, only ``seat``'s own moves are told in full (its holder's replay),
+    and the last position keeps its legal actions only if ``may_act_now`` (the
+    game runs and the seat has not forfeited: as the play page shows them).
     """
     rules = state.engine
     positions: list[dict[str, Any]] = []
-    for index, move in enumerate(moves):
-        if start <= index < start + count:
+    for move in moves:
+        if move.ply >= start:
             revealed = public or (seat is not None and move.seat == seat)
             positions.append(
                 {
-                    "position": index,
+                    "position": move.ply,
                     "model": board_model(state, seat, names),
                     "move": _move_block(move, state, rules, revealed, bot_seats),
                 }
             )
-        try:
-            state.apply(move.seat, move.action)
-        except engines.IllegalAction:
-            if strict:
-                raise  # a log this server's rules wrote must replay: a real fault
-            return index + 1, positions  # positions 0 .. index replay; the board stops there
-        if index + 1 >= start + count:
-            if strict:
-                return len(moves) + 1, positions
-            return _replayable(moves, index + 1, state) + 1, positions
-    if start + count > len(moves):
+        if move.ply + 1 < end:
+            state.apply(move.seat, move.action)  # replays: ``end`` says so
+    if end > logged:
         model = board_model(state, seat, names)
         if not public and not may_act_now:
             model["legal"] = []
-        positions.append({"position": len(moves), "model": model, "move": None})
-    return len(moves) + 1, positions
-
-
-def _replayable(moves: list[Move], done: int, state: engines.State) -> int:
-    """How many of ``moves`` replay, given ``done`` applied to ``state`` (which is then spent)."""
-    for index in range(done, len(moves)):
-        try:
-            state.apply(moves[index].seat, moves[index].action)
-        except engines.IllegalAction:
-            return index
-    return len(moves)
+        positions.append({"position": logged, "model": model, "move": None})
+    return positions

@@ -31,7 +31,8 @@ from django.db.models import Exists, OuterRef, QuerySet
 import engines
 from engines import CHANCE
 
-from .models import Game, Move, Seat
+from . import records
+from .models import Game, Seat
 
 
 @dataclass(frozen=True)
@@ -163,35 +164,30 @@ def public_seats(game: Game) -> list[PublicSeat]:
 
 
 def public_plies(game: Game) -> list[PublicPly]:
-    """Every logged ply, replayed for its public events; actions only once finished.
+    """Every logged ply with its public events; actions only once the record is public.
 
-    Only the moves counted by ``game.next_ply`` are read, so a move being
-    written by a concurrent transaction never shows half-done. A game recorded
+    Read from the game's public record (``tournaments.records``: stored once a
+    game is finished, kept in memory and extended while it runs), which holds
+    only the moves counted by ``game.next_ply``, so a move being written by a
+    concurrent transaction never shows half-done. The record holds every action,
+    and *this* is where they are hidden unless :func:`is_public`. A game recorded
     under an older version of its engine's rules is replayed by the current
     rules as far as they accept its moves; past the first one they refuse, its
     plies are listed without events (verification names the version change).
     """
     reveal = is_public(game)
     rules = engines.get(game.engine)
-    state: engines.State | None = rules.new_game(game.num_players, game.options)
-    moves = Move.objects.filter(game=game, ply__lt=game.next_ply).order_by("ply")
     plies = []
-    for ply, seat, action in moves.values_list("ply", "seat", "action"):
-        seen = len(state.events) if state is not None else 0
-        try:
-            if state is not None:
-                state.apply(seat, action)
-        except engines.IllegalAction:
-            if game.engine_version == rules.version:
-                raise  # a log this server's rules wrote must replay: a real fault
-            state = None  # older rules allowed it; no events can be rebuilt from here on
+    for ply, (seat, action, description, events) in enumerate(records.public_record(game).rows):
+        if reveal and description is None:
+            description = rules.describe(action)
         plies.append(
             PublicPly(
                 ply=ply,
                 seat=seat,
                 action=action if reveal else None,
-                description=rules.describe(action) if reveal else None,
-                events=list(state.events[seen:]) if state is not None else [],
+                description=description if reveal else None,
+                events=events,
             )
         )
     return plies
