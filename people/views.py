@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
 from harbormaster import login_throttle
+from stats.pages import competitor_sections
 
 from . import services, waiting
 from .forms import ConsentForm
@@ -71,7 +72,8 @@ def waiting_json(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def person_page(request: HttpRequest, username: str) -> HttpResponse:
-    """What anyone may see of a person: name, ratings by scope, recent games."""
+    """What anyone may see of a person: name, ratings by scope, and the competitor sections
+    (rating history, results by seat, head-to-head, games), as on a bot's page."""
     profile = services.profile_of_username(username)
     if profile is None:
         raise Http404(f"nobody is called {username!r}")
@@ -83,7 +85,7 @@ def person_page(request: HttpRequest, username: str) -> HttpResponse:
             "username": profile.user.get_username(),
             "since": profile.user.date_joined,
             "ratings": services.ratings_by_scope(profile.competitor),
-            "games": services.recent_games(profile.competitor),
+            "stats": competitor_sections(profile.competitor, request.GET),
         },
     )
 

@@ -1,6 +1,6 @@
 """A small hand-computed world for the competitor statistics (see ``world`` for the numbers).
 
-alpha plays four counted Manila games against bravo, charlie (and delta in the
+alpha (the bot ann/alpha) plays four counted Manila games against bravo, charlie (and delta in the
 four-player one), with a shared first place, and one unrated Batavia game.
 Three more games hold alpha but must never count: one of a duplicate set
 still being played, one unlisted local test game, and one still running.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ratings.services import apply_game_result
-from tests.factories import CompetitorFactory, GameFactory, finished_game
+from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, finished_game
 from tournaments.models import Competitor, Game, Round, Seat, Table, Tournament
 
 
@@ -30,9 +30,17 @@ class World:
 
 
 def build_world() -> World:
-    alpha, bravo, charlie, delta = (
-        CompetitorFactory(name=name) for name in ("alpha", "bravo", "charlie", "delta")
-    )
+    alpha = BotFactory(
+        name="alpha",
+        owner=UserFactory(username="ann", password=None),
+        description="Greedy, with a look-ahead of two plies.",
+        endpoint_url="http://127.0.0.1:9/secret-endpoint",
+        signing_secret="hms_very-secret-signing-key",
+        pull_token_hint="hmp_hint",
+        status_reason="suspended after 3 faulty games: ping to 127.0.0.1 refused",
+        last_ping_detail="connection refused by 127.0.0.1:9",
+    ).competitor
+    bravo, charlie, delta = (CompetitorFactory(name=name) for name in ("bravo", "charlie", "delta"))
     event = Tournament.objects.create(name="Spring cup", engine="manila", status="finished")
     g1 = finished_game([alpha, bravo, charlie], [1, 2, 3], scores=[30, 20, 10], tournament=event)
     apply_game_result(g1)

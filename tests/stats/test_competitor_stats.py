@@ -42,7 +42,7 @@ def test_head_to_head_against_every_opponent(world) -> None:
     ]
     # the other side sees the mirror image
     bravo = {(h.opponent, h.engine): h for h in stats.head_to_head(world.bravo)}
-    mirror = bravo[("alpha", "manila")]
+    mirror = bravo[("ann/alpha", "manila")]
     assert (mirror.games, mirror.ahead, mirror.level, mirror.behind) == (4, 2, 1, 1)
     assert mirror.score_difference == 0.75
 
