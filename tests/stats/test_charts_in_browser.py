@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.tournaments.boards.webdriver import ELEMENT, MISSING, Browser
-from tests.tournaments.play.test_play_in_browser import server, wait_for
-
 from people.services import ensure_person
 from ratings.services import apply_game_result
 from tests.factories import UserFactory, finished_game
+from tests.tournaments.boards.webdriver import ELEMENT, MISSING, Browser
+from tests.tournaments.play.test_play_in_browser import server, wait_for
 
 from .fixtures import build_world
 
@@ -41,7 +40,8 @@ for (let i = 0; i < data.length; i += 4) {
   if (data[i + 3] === 0) continue;
   painted++;
   // the mu line, #12559b (18, 85, 155), allowing for antialiasing
-  if (Math.abs(data[i] - 18) < 30 && Math.abs(data[i + 1] - 85) < 30 && Math.abs(data[i + 2] - 155) < 30) series++;
+  const near = (value, target) => Math.abs(value - target) < 30;
+  if (near(data[i], 18) && near(data[i + 1], 85) && near(data[i + 2], 155)) series++;
 }
 return {painted, series, width, height};
 """
@@ -80,7 +80,7 @@ def test_the_rating_chart_is_drawn_and_links_to_games(server, shots) -> None:
         assert drawn["painted"] > 2000, drawn
         assert drawn["series"] > 100, f"the μ line is not drawn: {drawn}"
         legend = browser.run("return document.querySelector('.u-legend').textContent")
-        assert "TrueSkill μ" in legend and "μ − 3σ" in legend
+        assert "TrueSkill \u03bc" in legend and "\u03bc \u2212 3\u03c3" in legend  # mu - 3 sigma
         browser.screenshot(shots / "bot-1280.png")
 
         buttons = browser.find_all("figure.rating-chart .chart-systems button")
