@@ -124,3 +124,13 @@ def test_filter_choices(world) -> None:
     choices = stats.filter_choices(world.alpha)
     assert choices.engines == [("batavia", "Batavia"), ("manila", "Manila")]
     assert [name for _, name in choices.tournaments] == ["Duplicate cup", "Spring cup"]
+
+
+def test_is_public_q_agrees_with_is_public(world) -> None:
+    from tournaments import spectator
+    from tournaments.models import Game
+
+    games = list(Game.objects.all())
+    shown = set(Game.objects.filter(spectator.is_public_q()).values_list("pk", flat=True))
+    assert shown == {game.pk for game in games if spectator.is_public(game)}
+    assert world.set_open.pk not in shown and world.counted[0].pk in shown
