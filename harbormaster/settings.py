@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "people",
     # The lobby: open tables people join and fill with bots (depends on the apps above).
     "lobby",
+    # Competitor pages of bots and people, their charts and game exports.
+    "stats",
 ]
 
 MIDDLEWARE = [

@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("botapi.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    path("api/v1/", include("stats.api_urls")),
     # Anything else under /api/ (a wrong path, a non-numeric id) is a JSON 404,
     # also with DEBUG on, where Django would show its HTML page.
     re_path(r"^api/", errors.not_found),
@@ -29,6 +30,7 @@ urlpatterns = [
     path("accounts/login/", people_views.ThrottledLoginView.as_view(), name="account_login"),
     path("accounts/", include("allauth.urls")),
     path("", include("people.urls")),
+    path("", include("stats.urls")),
     path("", include("lobby.urls")),
     path("", include("tournaments.urls")),
 ]

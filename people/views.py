@@ -16,6 +16,7 @@ from rest_framework.authtoken.models import Token
 from harbormaster import login_throttle
 from tournaments import game_cursor
 from tournaments.models import Competitor
+from stats.pages import competitor_sections
 
 from . import services, waiting
 from .forms import ConsentForm
@@ -73,7 +74,8 @@ def waiting_json(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def person_page(request: HttpRequest, username: str) -> HttpResponse:
-    """What anyone may see of a person: name, ratings by scope, recent games."""
+    """What anyone may see of a person: name, ratings by scope, and the competitor sections
+    (rating history, results by seat, head-to-head, games), as on a bot's page."""
     profile = services.profile_of_username(username)
     if profile is None:
         raise Http404(f"nobody is called {username!r}")
@@ -85,7 +87,7 @@ def person_page(request: HttpRequest, username: str) -> HttpResponse:
             "username": profile.user.get_username(),
             "since": profile.user.date_joined,
             "ratings": services.ratings_by_scope(profile.competitor),
-            **_games_section(request, profile.competitor),
+            "stats": competitor_sections(profile.competitor, request.GET),
         },
     )
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 import engines
 from engines import CHANCE
@@ -123,6 +123,20 @@ def annotate_set_open(games: QuerySet[Game]) -> QuerySet[Game]:
         status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING],
     ).exclude(pk=OuterRef("pk"))
     return games.annotate(**{SET_OPEN: Exists(others)})
+
+
+def is_public_q(path: str = "") -> Q:
+    """:func:`is_public` as a query condition, for aggregates over many games at once.
+
+    ``path`` leads from the queried model to the game (``""`` for games,
+    ``"game__"`` for seats or rating changes). Finished, and no other game of
+    its duplicate set still scheduled or running.
+    """
+    others = Game.objects.filter(
+        table_id=OuterRef(f"{path}table_id"),
+        status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING],
+    ).exclude(pk=OuterRef(f"{path}pk"))
+    return Q(**{f"{path}status": Game.Status.FINISHED}) & ~Exists(others)
 
 
 def visible_seed(game: Game) -> str | None:

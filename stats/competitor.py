@@ -1,0 +1,378 @@
+"""A competitor's statistics, each read by one aggregate query whatever the number of games.
+
+What counts: a game the public may see in full (``spectator.is_public_q``:
+finished, and its duplicate set over) and that public lists show
+(``Game.listed``: local test games stay out, as on every list). Ranks and
+scores come from the game's ``Outcome`` (seat order, forfeits ranked last),
+read in SQL with :class:`stats.sql.JsonArrayItem`, so averages and counts are
+the database's work and a page reads a fixed number of queries
+(``tests/stats/test_queries.py`` counts them at two data sizes).
+
+The game list shows every listed game (running ones too), with results only
+once public, like the home page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import (
+    Avg,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Window,
+)
+from django.db.models.functions import RowNumber
+from django.db.models.lookups import Exact, GreaterThan, LessThan
+
+from ratings.models import RatingChange, RatingScope
+from tournaments import listings, spectator
+from tournaments.models import Competitor, Game, Seat, Tournament
+
+from .filters import GameFilters
+from .sql import JsonArrayItem
+
+HISTORY_POINTS = 2000
+"""At most this many latest points per ladder and system: the chart's data stay a few hundred KB."""
+OPPONENTS = 200
+"""Head-to-head rows shown, the opponents met most often first."""
+GAMES_PER_PAGE = 20
+SYSTEM_NAMES = {"elo": "Elo", "trueskill": "TrueSkill", "openskill": "OpenSkill"}
+
+
+def counted(path: str = "") -> Q:
+    """The games statistics count: public in full and listed (``path`` leads to the game)."""
+    return spectator.is_public_q(path) & Q(**{f"{path}listed": True})
+
+
+# ------------------------------------------------------------ rating history
+@dataclass(frozen=True)
+class HistoryPoint:
+    """One rated game: the rating after it (and sigma, and the leaderboard's score)."""
+
+    number: int
+    game_id: int
+    finished_at: datetime | None
+    value: float
+    sigma: float | None
+
+    @property
+    def score(self) -> float:
+        """What the leaderboard sorts by: Elo itself, or mu - 3 sigma."""
+        return self.value if self.sigma is None else self.value - 3 * self.sigma
+
+
+@dataclass
+class LadderHistory:
+    """One rating scope's history, per system, oldest game first."""
+
+    scope_id: int
+    engine: str
+    engine_name: str
+    title: str
+    is_global: bool
+    systems: dict[str, list[HistoryPoint]]
+
+    def as_chart(self) -> dict[str, Any]:
+        """What ``static/stats/charts.js`` draws (embedded with ``json_script``)."""
+        return {
+            "scope": self.scope_id,
+            "engine": self.engine,
+            "title": self.title,
+            "systems": [
+                {
+                    "system": system,
+                    "name": SYSTEM_NAMES.get(system, system),
+                    "number": [p.number for p in points],
+                    "game": [p.game_id for p in points],
+                    "finished": [
+                        p.finished_at.isoformat() if p.finished_at else None for p in points
+                    ],
+                    "value": [p.value for p in points],
+                    "score": None
+                    if all(p.sigma is None for p in points)
+                    else [p.score for p in points],
+                }
+                for system, points in self.systems.items()
+            ],
+        }
+
+
+def rating_history(competitor: Competitor, limit: int = HISTORY_POINTS) -> list[LadderHistory]:
+    """The competitor's rating after each counted game, per scope and system (one query).
+
+    ``number`` is the game's place among the competitor's counted rated games
+    in that scope (1 = first), so a chart cut to the latest ``limit`` points
+    still says how many came before.
+    """
+    partition = [F("scope_id"), F("system")]
+    changes = (
+        RatingChange.objects.filter(counted("game__"), competitor=competitor)
+        .annotate(
+            number=Window(
+                RowNumber(),
+                partition_by=partition,
+                order_by=[F("game__finished_at").asc(), F("game_id").asc()],
+            ),
+            total=Window(Count("id"), partition_by=partition),
+        )
+        .filter(number__gt=F("total") - limit)
+        .values_list(
+            "scope_id",
+            "scope__kind",
+            "scope__engine",
+            "scope__league__name",
+            "system",
+            "number",
+            "game_id",
+            "game__finished_at",
+            "after_value",
+            "after_sigma",
+        )
+        .order_by("scope_id", "system", "number")
+    )
+    ladders: dict[int, LadderHistory] = {}
+    for scope_id, kind, engine, league, system, number, game_id, at, value, sigma in changes:
+        ladder = ladders.get(scope_id)
+        if ladder is None:
+            name = listings.engine_name(engine)
+            where = "global ladder" if kind == RatingScope.Kind.GLOBAL else f"league {league}"
+            ladder = ladders[scope_id] = LadderHistory(
+                scope_id, engine, name, f"{name} — {where}", kind == RatingScope.Kind.GLOBAL, {}
+            )
+        ladder.systems.setdefault(system, []).append(
+            HistoryPoint(number, game_id, at, value, sigma)
+        )
+    order = [*SYSTEM_NAMES]
+    for ladder in ladders.values():
+        ladder.systems = dict(
+            sorted(ladder.systems.items(), key=lambda item: _place(order, item[0]))
+        )
+    return sorted(
+        ladders.values(),
+        key=lambda ladder: (ladder.engine_name, not ladder.is_global, ladder.title),
+    )
+
+
+def _place(order: list[str], name: str) -> int:
+    return order.index(name) if name in order else len(order)
+
+
+# ---------------------------------------------------------- results by seat
+MY_RANK = JsonArrayItem("game__outcome__ranks", "position")
+MY_SCORE = JsonArrayItem("game__outcome__scores", "position")
+
+
+@dataclass(frozen=True)
+class SeatResults:
+    """How the competitor did from one seat of one engine at one table size."""
+
+    engine: str
+    engine_name: str
+    players: int
+    position: int
+    games: int
+    firsts: int
+    average_rank: float
+    average_score: float | None
+
+    @property
+    def first_share(self) -> float:
+        return self.firsts / self.games if self.games else 0.0
+
+
+def results_by_seat(competitor: Competitor) -> list[SeatResults]:
+    """Games, first places (shared ones count) and average rank per engine, table size and seat.
+
+    Seat 0 moves first; whether that helps depends on the game and on how
+    many sit at the table, hence the grouping. One query.
+    """
+    rows = (
+        Seat.objects.filter(counted("game__"), competitor=competitor)
+        .values("game__engine", "game__num_players", "position")
+        .annotate(
+            games=Count("id"),
+            firsts=Count("id", filter=Exact(MY_RANK, 1)),
+            average_rank=Avg(MY_RANK),
+            average_score=Avg(MY_SCORE),
+        )
+        .order_by("game__engine", "game__num_players", "position")
+    )
+    return [
+        SeatResults(
+            engine=row["game__engine"],
+            engine_name=listings.engine_name(row["game__engine"]),
+            players=row["game__num_players"],
+            position=row["position"],
+            games=row["games"],
+            firsts=row["firsts"],
+            average_rank=row["average_rank"],
+            average_score=row["average_score"],
+        )
+        for row in rows
+    ]
+
+
+# -------------------------------------------------------------- head to head
+@dataclass(frozen=True)
+class HeadToHead:
+    """The competitor against one opponent in one engine, over the games they shared."""
+
+    opponent_id: int
+    opponent: str
+    kind: str
+    engine: str
+    engine_name: str
+    games: int
+    my_average_rank: float
+    their_average_rank: float
+    ahead: int
+    level: int
+    behind: int
+    score_difference: float | None
+    """Average of (my score - their score) over the games."""
+
+
+def head_to_head(competitor: Competitor, limit: int = OPPONENTS) -> list[HeadToHead]:
+    """Every opponent met in a counted game, most games first (one query).
+
+    Each row compares the two seats of a game: "ahead" when the competitor
+    ranked better, "level" on a shared rank. A game where either holds two
+    seats compares every pair of seats, but counts once in ``games``.
+    """
+    their_rank = JsonArrayItem("game__outcome__ranks", "position")
+    their_score = JsonArrayItem("game__outcome__scores", "position")
+    my_rank = JsonArrayItem("game__outcome__ranks", "mine__position")
+    my_score = JsonArrayItem("game__outcome__scores", "mine__position")
+    rows = (
+        Seat.objects.annotate(
+            mine=FilteredRelation("game__seats", condition=Q(game__seats__competitor=competitor))
+        )
+        .filter(counted("game__"), mine__id__isnull=False)
+        .exclude(competitor=competitor)
+        .values("competitor_id", "competitor__name", "competitor__kind", "game__engine")
+        .annotate(
+            games=Count("game_id", distinct=True),
+            my_average_rank=Avg(my_rank),
+            their_average_rank=Avg(their_rank),
+            ahead=Count("id", filter=LessThan(my_rank, their_rank)),
+            level=Count("id", filter=Exact(my_rank, their_rank)),
+            behind=Count("id", filter=GreaterThan(my_rank, their_rank)),
+            score_difference=Avg(my_score - their_score),
+        )
+        .order_by("-games", "competitor__name", "competitor_id", "game__engine")[:limit]
+    )
+    return [
+        HeadToHead(
+            opponent_id=row["competitor_id"],
+            opponent=row["competitor__name"],
+            kind=row["competitor__kind"],
+            engine=row["game__engine"],
+            engine_name=listings.engine_name(row["game__engine"]),
+            games=row["games"],
+            my_average_rank=row["my_average_rank"],
+            their_average_rank=row["their_average_rank"],
+            ahead=row["ahead"],
+            level=row["level"],
+            behind=row["behind"],
+            score_difference=row["score_difference"],
+        )
+        for row in rows
+    ]
+
+
+# -------------------------------------------------------------------- games
+def games_of(competitor: Competitor, filters: GameFilters) -> QuerySet[Game]:
+    """The competitor's listed games, newest first, narrowed by ``filters`` (cursor included)."""
+    holds = Seat.objects.filter(game=OuterRef("pk"), competitor=competitor)
+    games = (
+        listings.games_with_seats().select_related("tournament").filter(Exists(holds), listed=True)
+    )
+    if filters.engine is not None:
+        games = games.filter(engine=filters.engine)
+    if filters.tournament is not None:
+        games = games.filter(tournament_id=filters.tournament)
+    if filters.rated is not None:
+        games = games.filter(rated=filters.rated)
+    if filters.opponent is not None:
+        met = Seat.objects.filter(game=OuterRef("pk"), competitor_id=filters.opponent)
+        games = games.filter(Exists(met))
+    if filters.before is not None:
+        cursor = Game.objects.filter(pk=filters.before).values("created_at")[:1]
+        games = games.filter(
+            Q(created_at__lt=Subquery(cursor))
+            | Q(created_at=Subquery(cursor), pk__lt=filters.before)
+        )
+    return games.order_by("-created_at", "-id")
+
+
+@dataclass(frozen=True)
+class CompetitorGame:
+    """One game of the list: its summary, and the competitor's own seat in it."""
+
+    summary: listings.GameSummary
+    seat: spectator.PublicSeat | None
+
+    @property
+    def game(self) -> Game:
+        return self.summary.game
+
+
+def game_rows(competitor: Competitor, games: list[Game]) -> list[CompetitorGame]:
+    rows = []
+    for game in games:
+        seats = spectator.public_seats(game)
+        mine = next((s for s in seats if s.competitor_id == competitor.pk), None)
+        rows.append(
+            CompetitorGame(
+                listings.GameSummary(game, listings.engine_name(game.engine), seats), mine
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class GamesPage:
+    rows: list[CompetitorGame]
+    next_before: int | None
+    """The cursor of the next (older) page, None on the last."""
+
+
+def games_page(
+    competitor: Competitor, filters: GameFilters, size: int = GAMES_PER_PAGE
+) -> GamesPage:
+    """One page of the list (two queries: the games, then their seats)."""
+    games = list(games_of(competitor, filters)[: size + 1])
+    more = len(games) > size
+    games = games[:size]
+    return GamesPage(game_rows(competitor, games), games[-1].pk if more else None)
+
+
+@dataclass(frozen=True)
+class FilterChoices:
+    """What the filter form offers: the engines and tournaments of the competitor's games."""
+
+    engines: list[tuple[str, str]]
+    tournaments: list[tuple[int, str]]
+
+
+def filter_choices(competitor: Competitor) -> FilterChoices:
+    """Two queries: the engines played and the tournaments played in (listed games)."""
+    holds = Seat.objects.filter(game=OuterRef("pk"), competitor=competitor)
+    played = Game.objects.filter(Exists(holds), listed=True)
+    slugs = played.order_by().values_list("engine", flat=True).distinct()
+    in_events = Tournament.objects.filter(
+        Exists(played.filter(tournament=OuterRef("pk")))
+    ).order_by("-created_at", "id")
+    return FilterChoices(
+        engines=sorted(((s, listings.engine_name(s)) for s in slugs), key=lambda e: e[1]),
+        tournaments=[(t.pk, t.name) for t in in_events.only("id", "name")],
+    )
