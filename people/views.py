@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
 from harbormaster import login_throttle
+from stats.pages import competitor_sections
 from tournaments import game_cursor
 from tournaments.models import Competitor
-from stats.pages import competitor_sections
 
 from . import services, waiting
 from .forms import ConsentForm
