@@ -107,20 +107,23 @@ def test_list_pages_read_the_same_queries_at_two_sizes(client: Client) -> None:
 
 
 def test_a_persons_games_are_theirs_only_page_after_page(client: Client) -> None:
-    person = services.ensure_person(UserFactory(username="marta", password=None))
+    """Their own games on /me/ (the public person page's list is the competitor page's)."""
+    user = UserFactory(username="marta", password=None)
+    person = services.ensure_person(user)
     others = CompetitorFactory.create_batch(3)
     theirs = games(25, [person.competitor, *others[:2]])
     games(7, others)
-    html = client.get("/people/marta/").content.decode()
+    client.force_login(user)
+    html = client.get("/me/").content.decode()
     seen = ids_on(html)
     link = older_link(html)
     while link:
-        assert link.startswith("/people/marta/?before=")
+        assert link.startswith("/me/?before=")
         html = client.get(link).content.decode()
         seen += ids_on(html)
         link = older_link(html)
     assert seen == newest_first(Game.objects.filter(pk__in=[g.pk for g in theirs]))
-    assert client.get("/people/marta/?before=yesterday").status_code == 404
+    assert client.get("/me/?before=yesterday").status_code == 404
     assert client.get("/games/?before=1-2-3").status_code == 404
 
 
