@@ -29,6 +29,7 @@ urlpatterns = [
     path("accounts/login/", people_views.ThrottledLoginView.as_view(), name="account_login"),
     path("accounts/", include("allauth.urls")),
     path("", include("people.urls")),
+    path("", include("botapi.owner_urls")),
     path("", include("lobby.urls")),
     path("", include("tournaments.urls")),
 ]
