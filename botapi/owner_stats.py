@@ -158,6 +158,8 @@ def chart_data(days: list[DayStats]) -> dict[str, list[Any]]:
         ],
         "p50": [None if d.p50_ms is None else round(d.p50_ms, 1) for d in days],
         "p95": [None if d.p95_ms is None else round(d.p95_ms, 1) for d in days],
-        "fault_rate": [None if d.fault_rate is None else round(100 * d.fault_rate, 2) for d in days],
+        "fault_rate": [
+            None if d.fault_rate is None else round(100 * d.fault_rate, 2) for d in days
+        ],
         "moves": [d.moves for d in days],
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 from urllib.parse import urlencode
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required

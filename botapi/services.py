@@ -161,9 +161,10 @@ def register_bot(
     except IntegrityError:
         if Bot.objects.filter(owner=owner, name=name).exists():
             raise BotNameTaken(name) from None
-        if previous_version is not None and Bot.objects.filter(
-            previous_version=previous_version
-        ).exists():
+        if (
+            previous_version is not None
+            and Bot.objects.filter(previous_version=previous_version).exists()
+        ):
             raise BotConflict(
                 "has_newer_version",
                 f"{previous_version.name!r} has just been given another newer version",
