@@ -111,6 +111,9 @@ class HeadToHead:
 
     older: Bot
     newer: Bot
+    older_number: int
+    newer_number: int
+    """Their places in the chain, 1 for the oldest (the owner page calls them v1, v2...)."""
     games: int = 0
     rank_sums: list[float] = field(default_factory=lambda: [0.0, 0.0])
 
@@ -154,7 +157,8 @@ def head_to_head(chain: list[Bot]) -> list[HeadToHead]:
         for i, older in enumerate(present):
             for newer in present[i + 1 :]:
                 pair = pairs.setdefault(
-                    (older, newer), HeadToHead(older=chain[older], newer=chain[newer])
+                    (older, newer),
+                    HeadToHead(chain[older], chain[newer], older + 1, newer + 1),
                 )
                 pair.games += 1
                 pair.rank_sums[0] += _mean(by_version[older])

@@ -22,14 +22,14 @@
 
   var options = Object.assign(size(), {
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true }, ms: { auto: true }, pct: { range: [0, 100] } },
+    scales: { x: { time: true }, ms: { auto: true }, pct: { range: function (u, min, max) { return [0, Math.min(100, Math.max(10, Math.ceil((max || 0) * 1.25)))]; } } },
     series: [
       { label: "Day", value: "{YYYY}-{MM}-{DD}" },
       { label: "p50", scale: "ms", stroke: "#12559b", width: 2, spanGaps: false,
         value: function (u, v) { return v == null ? "—" : v + " ms"; } },
       { label: "p95", scale: "ms", stroke: "#d9822b", width: 2, dash: [6, 4], spanGaps: false,
         value: function (u, v) { return v == null ? "—" : v + " ms"; } },
-      { label: "faults", scale: "pct", stroke: "#a4161a", fill: "rgba(164, 22, 26, 0.08)", width: 1.5,
+      { label: "fault rate", scale: "pct", stroke: "#a4161a", fill: "rgba(164, 22, 26, 0.08)", width: 1.5,
         paths: uPlot.paths.stepped({ align: 1 }),
         value: function (u, v) { return v == null ? "—" : v + " %"; } }
     ],

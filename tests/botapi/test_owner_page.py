@@ -45,7 +45,7 @@ def log_url(bot: Bot, **query: object) -> str:
 
 def listed_moves(page: str) -> list[tuple[int, int]]:
     """(game, ply) of every move row of the log, in page order."""
-    rows = re.findall(r'<tr class="log-move[^"]*">(.*?)</tr>', page, flags=re.S)
+    rows = re.findall(r'<details class="log-move[^"]*"[^>]*>(.*?)</details>', page, flags=re.S)
     found = []
     for row in rows:
         game = int(re.search(r'href="/games/(\d+)/"', row).group(1))
@@ -102,7 +102,7 @@ def test_only_the_bots_own_moves_are_listed_with_excerpts_newest_first(bot) -> N
     assert "SECRET-OF-THE-OTHER-SEAT" not in page  # the other seat's excerpts
     assert "the other seat&#x27;s fault" not in page
     assert "{&quot;action_index&quot;: 0}" in page  # the reply excerpt, escaped
-    assert "<details>" in page
+    assert "<h3>Request</h3>" in page  # collapsed under its move
 
 
 def test_filters_by_fault_kind_any_fault_and_game(bot) -> None:

@@ -148,7 +148,7 @@ def test_the_owner_page_shows_the_chain_ratings_and_head_to_head(chain) -> None:
     assert f'href="/bots/{v1.pk}/log/#versions"' in section
     assert "Elo 1432, TrueSkill 19.0" in section and "(7 games)" in section
     assert "unrelated" not in section
-    assert 'alpha <span class="muted">vs</span> alpha-2' in section
+    assert 'v1 <span class="muted">vs</span> v2' in section
     assert '2.00 <span class="muted">vs</span> 1.00' in section
 
 
