@@ -29,7 +29,7 @@
         value: function (u, v) { return v == null ? "—" : v + " ms"; } },
       { label: "p95", scale: "ms", stroke: "#d9822b", width: 2, dash: [6, 4], spanGaps: false,
         value: function (u, v) { return v == null ? "—" : v + " ms"; } },
-      { label: "fault rate", scale: "pct", stroke: "#a4161a", fill: "rgba(164, 22, 26, 0.08)", width: 1.5,
+      { label: "fault rate", scale: "pct", stroke: "#a4161a", fill: "rgba(164, 22, 26, 0.05)", width: 1.5,
         paths: uPlot.paths.stepped({ align: 1 }),
         value: function (u, v) { return v == null ? "—" : v + " %"; } }
     ],
