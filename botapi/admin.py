@@ -44,12 +44,20 @@ class BotAdminForm(forms.ModelForm):
             "endpoint_url",
             "max_concurrent_games",
             "visibility",
+            "alert_webhook_url",
             "status",
             "status_reason",
         ]
 
     def clean_endpoint_url(self) -> str:
-        url = (self.cleaned_data.get("endpoint_url") or "").strip()
+        return self._checked_url("endpoint_url")
+
+    def clean_alert_webhook_url(self) -> str:
+        return self._checked_url("alert_webhook_url")
+
+    def _checked_url(self, name: str) -> str:
+        """The SSRF guard for every URL the server will POST to."""
+        url = (self.cleaned_data.get(name) or "").strip()
         if not url:
             return ""
         try:
@@ -90,6 +98,7 @@ class BotAdmin(NamesProtectedRecords, admin.ModelAdmin):
         "last_ping_detail",
         "last_ping_latency_ms",
         "consecutive_faulty_games",
+        "previous_version",
         "created_at",
         "updated_at",
     ]

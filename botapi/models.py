@@ -121,6 +121,21 @@ class Bot(models.Model):
     last_ping_detail = models.CharField(max_length=500, blank=True)
     last_ping_latency_ms = models.PositiveIntegerField(null=True, blank=True)
     consecutive_faulty_games = models.PositiveIntegerField(default=0)
+    alert_webhook_url = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="Optional: where fault and suspension alerts are POSTed, signed with the "
+        "bot's secret; the same address rules as endpoints.",
+    )
+    previous_version = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="next_version",
+        help_text="The owner's bot this one is a new version of (set at registration); "
+        "each bot has at most one newer version, so the versions form a chain.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -151,3 +166,41 @@ class Bot(models.Model):
         if not self.pull_token_hash:
             return False
         return hmac.compare_digest(self.pull_token_hash, hash_pull_token(token))
+
+
+class BotAlert(models.Model):
+    """An alert its owner was sent about the bot: the first fault of a game, or a suspension.
+
+    The row is the "told once" rule: ``key`` is unique per bot (``game:<id>``
+    for a game's first fault, ``suspension:<time>`` for a suspension), and an
+    alert is sent only by whoever inserts it (``botapi.alerts``). It also
+    records what became of the mail and the webhook call, for the owner page.
+    """
+
+    class Kind(models.TextChoices):
+        FAULT = "fault", "first fault in a game"
+        SUSPENSION = "suspension", "suspended automatically"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="alerts")
+    key = models.CharField(max_length=80)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    game = models.ForeignKey(
+        "tournaments.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    ply = models.PositiveIntegerField(null=True, blank=True)
+    fault_kind = models.CharField(max_length=30, blank=True)
+    detail = models.TextField(blank=True)
+    mailed = models.BooleanField(default=False, help_text="Whether the e-mail went out.")
+    webhook_result = models.CharField(
+        max_length=300, blank=True, help_text="What the webhook answered; blank if none is set."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "key"], name="one_alert_per_bot_and_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} alert for bot {self.bot_id} ({self.key})"

@@ -29,6 +29,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
+from botapi import alerts
 from botapi.client import BotClient, CallResult, default_client
 from botapi.models import Bot, hash_pull_token
 from botapi.ssrf import AddressPolicy, check_endpoint
@@ -123,11 +124,15 @@ def register_bot(
     description: str = "",
     max_concurrent_games: int = 4,
     visibility: str = Bot.Visibility.PRIVATE,
+    alert_webhook_url: str = "",
+    previous_version: Bot | None = None,
 ) -> tuple[Bot, NewCredentials]:
     """Create the bot and its competitor together; return the credentials to show once.
 
-    Inputs are assumed validated (the serializer or admin form did it); the
-    database still refuses a duplicate name, reported as :class:`BotNameTaken`.
+    Inputs are assumed validated (the serializer or admin form did it, and
+    ``versions.check_previous_version`` for ``previous_version``); the
+    database still refuses a duplicate name, reported as :class:`BotNameTaken`,
+    and a second newer version of one bot, as :class:`BotConflict`.
     """
     secret = new_signing_secret()
     pull_token = new_pull_token() if mode == Bot.Mode.PULL else None
@@ -147,6 +152,8 @@ def register_bot(
                 signing_secret=secret,
                 max_concurrent_games=max_concurrent_games,
                 visibility=visibility,
+                alert_webhook_url=alert_webhook_url,
+                previous_version=previous_version,
                 status_changed_at=timezone.now(),
             )
             _set_pull_token(bot, pull_token)
@@ -154,6 +161,14 @@ def register_bot(
     except IntegrityError:
         if Bot.objects.filter(owner=owner, name=name).exists():
             raise BotNameTaken(name) from None
+        if (
+            previous_version is not None
+            and Bot.objects.filter(previous_version=previous_version).exists()
+        ):
+            raise BotConflict(
+                "has_newer_version",
+                f"{previous_version.name!r} has just been given another newer version",
+            ) from None
         raise
     return bot, NewCredentials(signing_secret=secret, pull_token=pull_token)
 
@@ -189,6 +204,7 @@ def update_bot(bot: Bot, changes: dict[str, Any]) -> None:
         "endpoint_url",
         "max_concurrent_games",
         "visibility",
+        "alert_webhook_url",
     }
     unknown = set(changes) - allowed
     if unknown:
@@ -361,6 +377,7 @@ def record_game_health(bot: Bot, *, faulty: bool) -> bool:
                 f"suspended automatically after {locked.consecutive_faulty_games} faulty games "
                 "in a row; see the faults in its games' move logs, fix the bot, then reactivate",
             )
+            alerts.suspended(locked)  # the owner is told once it is committed
     bot.refresh_from_db()
     return suspend
 

@@ -1,5 +1,5 @@
-"""Celery tasks of the bot side (autodiscovered); logic lives in ``botapi.notify`` and
-``botapi.services``."""
+"""Celery tasks of the bot side (autodiscovered); logic lives in ``botapi.notify``,
+``botapi.services`` and ``botapi.alerts``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from celery import shared_task
 
 from tournaments.models import Game
 
-from . import notify, services
+from . import alerts, notify, services
 
 
 @shared_task(name="botapi.notify_bots", ignore_result=True)
@@ -27,3 +27,15 @@ def notify_bots(game_id: int, kind: str) -> int:
 def ping_bots() -> int:
     """Beat, every ten minutes: ping the active push bots due for it; how many were pinged."""
     return len(services.ping_due_bots())
+
+
+@shared_task(name="botapi.fault_alert", ignore_result=True)
+def fault_alert(game_id: int, position: int) -> bool:
+    """Tell the owner of the bot at that seat about its first fault in the game (once)."""
+    return alerts.send_fault_alert(game_id, position) is not None
+
+
+@shared_task(name="botapi.suspension_alert", ignore_result=True)
+def suspension_alert(bot_id: int, suspended_at: str) -> bool:
+    """Tell the bot's owner that it was suspended at that time (once)."""
+    return alerts.send_suspension_alert(bot_id, suspended_at) is not None

@@ -14,6 +14,7 @@ import ipaddress
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -38,6 +39,7 @@ ENV_VARS: tuple[str, ...] = (
     "EMAIL_USE_TLS",
     "EMAIL_USE_SSL",
     "DEFAULT_FROM_EMAIL",
+    "SITE_URL",
 )
 """Every environment variable that ``harbormaster/settings.py`` reads."""
 
@@ -100,6 +102,26 @@ def secret_key(environ: Mapping[str, str], debug: bool) -> str:
         "SECRET_KEY must be set when DEBUG is off "
         "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))')"
     )
+
+
+DEFAULT_SITE_URL = "http://127.0.0.1:8000"
+
+
+def site_url(environ: Mapping[str, str]) -> str:
+    """Where people reach the site, for absolute links in mail (no trailing slash).
+
+    A mail is read outside any request, so the link cannot be built from one.
+    Unset: the loopback address ``make demo`` serves on. Only ``http``/``https``
+    URLs with a host are accepted; anything else stops the process at start-up.
+    """
+    value = read(environ, "SITE_URL") or DEFAULT_SITE_URL
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+        raise ImproperlyConfigured(
+            f"SITE_URL={value!r} must be an http:// or https:// URL such as "
+            "https://harbormaster.example.org"
+        )
+    return value.rstrip("/")
 
 
 def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:

@@ -211,6 +211,8 @@ EMAIL_USE_SSL = _email["USE_SSL"]
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = _email["FROM"]
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Absolute links in mail (the fault alerts' link to a bot's owner page).
+SITE_URL = env.site_url(ENVIRON)
 
 # --- i18n, static -----------------------------------------------------------
 

@@ -30,6 +30,8 @@ urlpatterns = [
     path("accounts/login/", people_views.ThrottledLoginView.as_view(), name="account_login"),
     path("accounts/", include("allauth.urls")),
     path("", include("people.urls")),
+    # The owner's /bots/<id>/log/ before the public /bots/<owner>/<name>/, which would match it.
+    path("", include("botapi.owner_urls")),
     path("", include("stats.urls")),
     path("", include("lobby.urls")),
     path("", include("tournaments.urls")),

@@ -476,6 +476,16 @@ class Move(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "ply"], name="unique_move_ply"),
         ]
+        indexes = [
+            # A seat's faults in ply order (the bot owner's log filtered to faults, the
+            # first fault of a game for its alert). Partial: good moves, nearly all of
+            # them, are not in it, so the referee's inserts of good moves never touch it.
+            models.Index(
+                fields=["game", "seat", "ply"],
+                condition=~models.Q(fault_kind=""),
+                name="move_faults_by_seat",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"game {self.game_id} ply {self.ply}"

@@ -61,6 +61,17 @@ def game_finished(game: Game) -> None:
     bots_game_finished(game)
 
 
+def fault_counted(game: Game, position: int, fault_kind: str) -> None:
+    """Inside a counted fault's transaction: the bots' side tells the owner, once committed.
+
+    Costs the referee one callback registered on the commit; a person's seat is
+    recognised (and dropped) later, by the alert's task.
+    """
+    from botapi.alerts import fault_recorded
+
+    fault_recorded(game.pk, position, fault_kind)
+
+
 def schedule_clock(game: Game, ply: int) -> None:
     """Re-advance the game once the move's time is up (a default then, if still owed)."""
     schedule_clock_check(game.pk, ply, (game.move_time_ms + GRACE_MS) / 1000)

@@ -125,6 +125,7 @@ def _record(
             raise RefereeError("stale_ply", f"ply {ply} of game {game.pk} was taken")
         if counts_fault:
             _count_fault(game, seat)
+            players.fault_counted(game, seat, decision.fault_kind)
     transaction.on_commit(lambda: played.committed(game))
     return moves, played.after
 

@@ -13,7 +13,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from botapi import services
+from botapi import services, versions
 from botapi.api import visibility
 from botapi.models import MAX_CONCURRENT_GAMES_LIMIT, Bot, engine_slugs
 from botapi.ssrf import EndpointRefused
@@ -25,7 +25,11 @@ READ_ONLY_HINTS = {
     "status_reason": "it is set with the status",
     "signing_secret": "get a new one with POST .../rotate-secret/",
     "pull_token": "get a new one with POST .../rotate-pull-token/",
+    "previous_version": "it is set at registration: register a new bot (POST /api/v1/bots/) "
+    "naming this one as its previous_version to make a new version",
 }
+MAX_ID = 2**63 - 1
+"""Bot ids are 64-bit; a larger number is refused by the field rather than by the database."""
 
 
 class RefuseUnknownFieldsMixin:
@@ -116,6 +120,23 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
         min_value=1, max_value=MAX_CONCURRENT_GAMES_LIMIT, required=False
     )
     visibility = VisibilityField(required=False)
+    alert_webhook_url = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        help_text="Optional: where the first fault of each game and every automatic "
+        "suspension are POSTed as JSON signed with the bot's secret (docs: bot protocol, "
+        '"Alerts"). The same address rules as endpoint_url; empty for none.',
+    )
+    previous_version = serializers.IntegerField(
+        source="previous_version_id",
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="The id of your bot this one is a new version of (registration only). "
+        "It must play at least one of that bot's engines and have no newer version yet.",
+    )
     health = BotHealthSerializer(source="*", read_only=True)
     has_pull_token = serializers.BooleanField(read_only=True)
 
@@ -130,6 +151,8 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
             "endpoint_url",
             "max_concurrent_games",
             "visibility",
+            "alert_webhook_url",
+            "previous_version",
             "status",
             "status_reason",
             "status_changed_at",
@@ -177,7 +200,23 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
         except EndpointRefused as refused:
             raise serializers.ValidationError(str(refused), code=refused.reason) from None
 
+    def validate_alert_webhook_url(self, value: str) -> str:
+        """The SSRF guard of endpoints: the server POSTs to this URL too."""
+        return self.validate_endpoint_url(value)
+
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "previous_version_id" in attrs:
+            previous_id = attrs.pop("previous_version_id")
+            if previous_id is not None:
+                engines = attrs.get("engines", [])
+                try:
+                    attrs["previous_version"] = versions.check_previous_version(
+                        self.context["request"].user, previous_id, engines
+                    )
+                except versions.VersionRefused as refused:
+                    raise serializers.ValidationError(
+                        {"previous_version": [str(refused)]}, code="invalid"
+                    ) from None
         instance = self.instance
         mode = attrs.get("mode", instance.mode if instance else Bot.Mode.PUSH)
         endpoint = attrs.get("endpoint_url", instance.endpoint_url if instance else "")
@@ -192,6 +231,17 @@ class BotSerializer(RefuseUnknownFieldsMixin, serializers.ModelSerializer):
                 code="required",
             )
         return attrs
+
+
+class BotUpdateSerializer(BotSerializer):
+    """A bot as PATCH changes it: everything but ``previous_version``, fixed at registration."""
+
+    previous_version = serializers.IntegerField(
+        source="previous_version_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The id of the bot this one is a new version of; set at registration.",
+    )
 
 
 class BotCreatedSerializer(BotSerializer):

@@ -47,12 +47,13 @@ def _query(serializer_class: type, request: Request) -> dict[str, Any]:
     partial_update=extend_schema(
         summary="Change a bot",
         description=(
-            "Name, description, engines, mode, endpoint_url, max_concurrent_games and "
+            "Name, description, engines, mode, endpoint_url, max_concurrent_games, "
             "visibility (who besides you may seat the bot; it applies to games created from "
-            "then on). "
+            "then on) and alert_webhook_url. "
             "Switching to push mode revokes the pull token; switching to pull mode needs "
-            "POST rotate-pull-token/ to get one."
+            "POST rotate-pull-token/ to get one. previous_version is fixed at registration."
         ),
+        request=s.BotUpdateSerializer,
         responses={200: s.BotSerializer},
     ),
     destroy=extend_schema(
@@ -85,6 +86,11 @@ class BotViewSet(
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return Bot.objects.none()
         return Bot.objects.filter(owner=self.request.user).select_related("competitor")
+
+    def get_serializer_class(self) -> type:
+        if self.action == "partial_update":
+            return s.BotUpdateSerializer  # previous_version is read-only there
+        return super().get_serializer_class()
 
     def filter_queryset(self, queryset: QuerySet[Bot]) -> QuerySet[Bot]:
         queryset = super().filter_queryset(queryset)
@@ -120,7 +126,9 @@ class BotViewSet(
         description=(
             "Creates the bot and its competitor. The answer holds the signing secret "
             "(and, in pull mode, the pull token) - shown only this once. A push bot is "
-            "pinged right away; the result is in `health`."
+            "pinged right away; the result is in `health`. To register a new version of "
+            "one of your bots, name it in `previous_version`: the new bot gets its own "
+            "ratings, and its owner page compares the versions."
         ),
         request=s.BotSerializer,
         responses={201: s.BotCreatedSerializer},

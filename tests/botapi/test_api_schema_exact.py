@@ -25,7 +25,7 @@ def test_bodies_that_refuse_unknown_fields_say_so(schema) -> None:
     components = schema["components"]["schemas"]
     for name in (
         "BotRequest",
-        "PatchedBotRequest",
+        "PatchedBotUpdateRequest",
         "SuspendRequest",
         "TokenRequestRequest",
         "GameCreateRequest",

@@ -222,7 +222,7 @@ def test_the_schema_documents_visibility_and_the_open_listing() -> None:
     assert components["VisibilityEnum"]["enum"] == ["private", "challenge", "tournament"]
     assert set(components["OpenBot"]["properties"]) == PUBLIC_FIELDS
     assert "visibility" in components["Bot"]["properties"]
-    assert "visibility" in components["PatchedBotRequest"]["properties"]
+    assert "visibility" in components["PatchedBotUpdateRequest"]["properties"]
 
 
 def test_the_open_listing_costs_the_same_queries_for_any_number_of_bots(

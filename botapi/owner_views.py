@@ -1,0 +1,133 @@
+"""The bot owner's page ``/bots/<id>/log/``: health, reactivation, chart, log, versions, alerts.
+
+Only gathering and rendering; the rules are in ``services``, ``owner_log``,
+``owner_stats``, ``versions`` and ``alerts``. The page is its owner's alone:
+anyone else -- another user, the staff too (the admin is their tool) -- gets
+the 404 of a bot that does not exist, so nobody learns that it does. An
+anonymous visitor is sent to sign in, for every id alike. It answers in a
+fixed number of queries whatever the size of the log (a test counts them).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from harbormaster.throttling import ScopedRateThrottle
+
+from . import owner_stats, services, versions
+from .models import Bot, BotAlert
+from .owner_forms import LogFilterForm, WebhookForm
+from .owner_log import log_page
+
+RECENT_ALERTS = 10
+
+
+def _own_bot(request: HttpRequest, bot_id: int) -> Bot:
+    """The signed-in user's bot ``bot_id``; 404 for any other, exactly as for a missing one."""
+    bot = Bot.objects.select_related("competitor").filter(pk=bot_id, owner=request.user).first()
+    if bot is None:
+        raise Http404("no such bot among yours")
+    return bot
+
+
+def _page_url(bot: Bot, anchor: str = "") -> str:
+    return reverse("botlog:log", args=[bot.pk]) + (f"#{anchor}" if anchor else "")
+
+
+@login_required
+@require_GET
+def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
+    bot = _own_bot(request, bot_id)
+    filters = LogFilterForm(request.GET)
+    wanted = filters.log_filter()
+    page = log_page(bot, wanted)
+    days = owner_stats.daily_stats(bot)
+    chain = versions.version_chain(bot)
+    query = {k: v for k, v in (("fault", wanted.fault), ("game", wanted.game)) if v}
+    older = urlencode({**query, "before": page.next_cursor}) if page.next_cursor else None
+    return render(
+        request,
+        "botapi/owner_log.html",
+        {
+            "bot": bot,
+            "filters": filters,
+            "filtered": bool(query),
+            "wanted": wanted,
+            "page": page,
+            "older_query": older,
+            "newest_query": urlencode(query) if wanted.before else None,
+            "chart": owner_stats.chart_data(days),
+            "window_days": owner_stats.WINDOW_DAYS,
+            "window_moves": sum(day.moves for day in days),
+            "window_faults": sum(day.faults for day in days),
+            "chain": chain,
+            "versions": _versions(chain),
+            "head_to_head": versions.head_to_head(chain),
+            "alerts": list(BotAlert.objects.filter(bot=bot).select_related("game")[:RECENT_ALERTS]),
+            "webhook_form": WebhookForm(initial={"alert_webhook_url": bot.alert_webhook_url}),
+            "suspend_after": settings.BOT_SUSPEND_AFTER_FAULTY_GAMES,
+        },
+    )
+
+
+@login_required
+@require_POST
+def reactivate(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """The Reactivate button: ``services.reactivate_bot`` (a push bot is pinged first)."""
+    bot = _own_bot(request, bot_id)
+    wait = _ping_throttled(request)
+    if wait is not None:
+        messages.error(request, f"Too many pings: try again in {wait} s.")
+    else:
+        try:
+            services.reactivate_bot(bot)
+        except services.BotConflict as refused:
+            messages.error(request, f"Not reactivated: {refused.message}")
+        else:
+            messages.success(request, f"{bot.name} is active again and will be seated in games.")
+    return redirect(_page_url(bot, "health"))
+
+
+@login_required
+@require_POST
+def set_webhook(request: HttpRequest, bot_id: int) -> HttpResponse:
+    """Set or remove the alert webhook URL (the SSRF guard checks it as it does endpoints)."""
+    bot = _own_bot(request, bot_id)
+    form = WebhookForm(request.POST)
+    if form.is_valid():
+        url = form.cleaned_data["alert_webhook_url"]
+        services.update_bot(bot, {"alert_webhook_url": url})
+        messages.success(
+            request, "Alerts will also be POSTed to that URL." if url else "Webhook removed."
+        )
+    else:
+        problems = "; ".join(form.errors.get("alert_webhook_url", ["invalid"]))
+        messages.error(request, f"Webhook not saved: {problems}")
+    return redirect(_page_url(bot, "alerts"))
+
+
+def _versions(chain: list[Bot]) -> list[SimpleNamespace]:
+    """Each version with its ratings, oldest first, for the template."""
+    ratings = versions.ratings_by_version(chain)
+    return [SimpleNamespace(bot=version, ratings=ratings[version.pk]) for version in chain]
+
+
+def _ping_throttled(request: HttpRequest) -> int | None:
+    """Seconds to wait if the user's ping budget (the API's ``bot-ping`` scope) is spent.
+
+    Reactivating pings a URL of the user's choosing, so the button counts
+    against the same per-user budget as the API's ping and reactivate calls.
+    """
+    throttle = ScopedRateThrottle()
+    if throttle.allow_request(request, SimpleNamespace(throttle_scope="bot-ping")):
+        return None
+    return max(1, round(throttle.wait() or 1))
