@@ -15,6 +15,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from harbormaster.csv_text import spreadsheet_safe
+
 from . import event_listings, events
 from .events import standings as event_standings
 from .events.rounds import settings_of
@@ -80,11 +82,6 @@ CSV_COLUMNS = (
 def number(value: float) -> str:
     """Up to six decimals, no trailing zeros: 6 -> "6", 24.666666666666664 -> "24.666667"."""
     return f"{value:.6f}".rstrip("0").rstrip(".")
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A name a spreadsheet would run as a formula (=, +, -, @...) is kept as text."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 @require_GET
