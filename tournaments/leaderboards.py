@@ -213,7 +213,7 @@ def top(
 
 
 def every_row(
-    scope: RatingScope | None, ladder: Ladder, chunk: int = EXPORT_CHUNK
+    scope: RatingScope | None, ladder: Ladder, chunk: int | None = None
 ) -> Iterator[LeaderboardRow]:
     """The whole board, best first, for an export: one query whose rows are fetched ``chunk``
     at a time (a server-side cursor on PostgreSQL), so memory stays flat and every rank
@@ -221,5 +221,5 @@ def every_row(
     if scope is None or not rates(scope, ladder.system):
         return
     below = provisional_games()
-    for rating in ranked(scope, ladder).iterator(chunk_size=chunk):
+    for rating in ranked(scope, ladder).iterator(chunk_size=chunk or EXPORT_CHUNK):
         yield _row(rating, below)
