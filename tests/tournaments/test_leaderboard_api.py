@@ -150,6 +150,8 @@ def test_a_league_board_in_the_api(client: Client) -> None:
         ("page=abc", "page"),
         ("page_size=500", "page_size"),
         ("system=glicko&format=csv", "system"),
+        ("page=-1.5&format=csv", "page"),
+        ("page_size=true&format=csv", "page_size"),
     ],
 )
 def test_bad_parameters_are_a_400_naming_them(client: Client, query: str, field: str) -> None:

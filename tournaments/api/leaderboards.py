@@ -124,6 +124,7 @@ class _LeaderboardView(GenericAPIView):
         query.is_valid(raise_exception=True)
         ladder = query.ladder(scope)
         if request.accepted_renderer.format == "csv":
+            self.paginator.check_query(request)
             response = StreamingHttpResponse(
                 leaderboard_export.csv_lines(scope, ladder), content_type="text/csv; charset=utf-8"
             )
