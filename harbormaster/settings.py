@@ -280,8 +280,18 @@ SPECTACULAR_SETTINGS = {
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
+        # bot/person: an entrant's and a leaderboard row's; the name it had first, kept stable.
+        "EntrantKindEnum": "tournaments.models.Competitor.Kind",
+        "LeaderboardKindEnum": "tournaments.leaderboards.KINDS",
+        "LeaderboardSystemEnum": "tournaments.leaderboards.SYSTEMS",
     },
 }
+
+# --- leaderboards -----------------------------------------------------------
+
+# An entry with fewer rated games than this is marked "provisional" on the leaderboards
+# and in their export (still ranked): its score can still move a lot.
+LEADERBOARD_PROVISIONAL_GAMES = 10
 
 # --- bots -------------------------------------------------------------------
 

@@ -8,11 +8,12 @@ name a spreadsheet would run as a formula is written as text.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from harbormaster import csv_text
+from harbormaster.csv_text import spreadsheet_safe
 from tournaments.models import Competitor
 
 from . import competitor as stats
@@ -35,12 +36,6 @@ CSV_COLUMNS = (
     "forfeited",
     "opponents",
 )
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(text: str) -> str:
-    """Text a spreadsheet would run as a formula gets a leading ``'``, as in ``standings.csv``."""
-    return "'" + text if text[:1] in FORMULA_STARTS else text
 
 
 def record(row: stats.CompetitorGame) -> dict[str, Any]:
@@ -104,16 +99,6 @@ def csv_row(row: stats.CompetitorGame) -> list[str]:
     ]
 
 
-class _Echo:
-    """A file-like object whose ``write`` returns the line, for a streamed CSV."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
 def csv_lines(competitor: Competitor, filters: GameFilters) -> Iterator[str]:
     """The CSV, header first, one line at a time."""
-    writer = csv.writer(_Echo())
-    yield writer.writerow(CSV_COLUMNS)
-    for row in all_rows(competitor, filters):
-        yield writer.writerow(csv_row(row))
+    return csv_text.lines(CSV_COLUMNS, (csv_row(row) for row in all_rows(competitor, filters)))

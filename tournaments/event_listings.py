@@ -22,12 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.core.paginator import Page
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
 from ratings.models import RatingScope
 
-from . import formats, leaderboards, listings, spectator
+from . import formats, listings, spectator
 from .events.rounds import settings_of
 from .formats import standings
 from .models import Entrant, Game, League, Round, Tournament
@@ -301,11 +300,6 @@ def settings_in_words(tournament: Tournament, entrant_count: int) -> list[tuple[
 def league_scope(league: League) -> RatingScope | None:
     """The league's rating scope, if a rated game has made it yet (reading creates nothing)."""
     return RatingScope.objects.filter(kind=RatingScope.Kind.LEAGUE, league=league).first()
-
-
-def league_leaderboard(league: League, order_by: str = "trueskill", number: object = 1) -> Page:
-    """A page of the league's own ladder (``tournaments.leaderboards``: ranked in the database)."""
-    return leaderboards.page(league_scope(league), order_by, number)
 
 
 def arena_games(league: League, limit: int = 10) -> list[listings.GameSummary]:

@@ -12,10 +12,13 @@ import csv
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
-from . import event_listings, events
+from harbormaster.csv_text import spreadsheet_safe
+
+from . import event_listings, events, ladder_pages
 from .events import standings as event_standings
 from .events.rounds import settings_of
 from .formats import standings as pure_standings
@@ -82,11 +85,6 @@ def number(value: float) -> str:
     return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
-def spreadsheet_safe(text: str) -> str:
-    """A name a spreadsheet would run as a formula (=, +, -, @...) is kept as text."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 @require_GET
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """The standings as CSV, one row per entrant in rank order, named after the tournament."""
@@ -119,9 +117,12 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A league: its tournaments, its own leaderboard, its pool and its arena."""
     league = get_object_or_404(League, slug=slug)
-    order_by = "elo" if request.GET.get("by") == "elo" else "trueskill"
     tournaments = event_listings.public_tournaments().filter(league=league)
-    ladder = event_listings.league_leaderboard(league, order_by, request.GET.get("page"))
+    board = ladder_pages.board(
+        event_listings.league_scope(league),
+        request.GET,
+        offer_kinds=league.pool == League.Pool.MIXED,
+    )
     return render(
         request,
         "tournaments/league.html",
@@ -131,9 +132,8 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
                 {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
                 for t in tournaments
             ],
-            "page": ladder,
-            "rows": ladder.object_list,
-            "order_by": order_by,
+            "board": board,
+            "export_url": reverse("games-api:league-leaderboard", args=[league.slug]),
             "arena_players": league.arena_entries.filter(active=True).count(),
             "recent": event_listings.arena_games(league, ARENA_GAMES_ON_LEAGUE_PAGE),
             "arena_move_time": event_listings.seconds(league.arena_move_time_ms),

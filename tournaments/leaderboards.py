@@ -1,66 +1,108 @@
 """Leaderboards ranked and paged in the database: only the rows a page shows are read.
 
-A page is one scope (an engine's global ladder or a league) and one system to
-sort by (TrueSkill's mu - 3 sigma, or Elo). The rows come from one query on
-``Rating`` for that scope and system, ordered ``score DESC, competitor_id``
-(the ``rating_ladder_order`` index) with ``RANK()`` over the same order, so a
-row's rank is 1 + the number of entries with a strictly better score on
-whatever page it is shown, ties sharing it. The other system's columns come
-from the same competitor's rating in the scope, joined on the one-rating-per-
-system key. The count for the page links is a count of the scope's rows in
-that system (an index-only scan of at most a few thousand entries).
+A board is one scope (an engine's global ladder or a league), one rating
+system (TrueSkill or OpenSkill by the conservative score mu - 3 sigma, Elo by
+the rating: ``Rating.score`` holds either) and one kind of competitor (all,
+bots or people). The rows come from one query on ``Rating`` for that scope
+and system, joined to the competitor (for its name, and for the kind filter),
+ordered ``score DESC, competitor_id`` (the ``rating_ladder_order`` index) with
+``RANK()`` over the same order. The window is computed after ``WHERE`` and
+before ``LIMIT``/``OFFSET``, so a row's rank is 1 + the number of entries
+*of the filtered set* with a strictly better score, whatever page shows it,
+ties sharing it: with ``kind=person`` a person's rank is their rank among
+people. The count for the page links is a count of the same set.
 
-``apply_game_result`` creates every system's row of a scope at once, so a
-rated competitor has a row in each; a scope that lacks the asked system is
-ranked by the other one.
+An entry with fewer than ``settings.LEADERBOARD_PROVISIONAL_GAMES`` games is
+marked provisional (its score can still move a lot) and still ranked.
+
+A scope records the systems it rates (``RatingScope.systems``); a board in a
+system the scope does not rate is empty, and the pages and the API say so
+(:func:`rates`) rather than show another system under the asked name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import F, FilteredRelation, Q, QuerySet, Window
+from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
 from ratings.models import Rating, RatingScope
 
-SYSTEMS = ("trueskill", "elo")
+SYSTEMS = ("trueskill", "openskill", "elo")
+"""Every system a board can show, in the order the pages offer them."""
+SYSTEM_NAMES = {"trueskill": "TrueSkill", "openskill": "OpenSkill", "elo": "Elo"}
+DEFAULT_SYSTEM = "trueskill"
+KINDS = ("all", "bot", "person")
+DEFAULT_KIND = "all"
 PAGE_SIZE = 50
 TOP_ROWS = 5
+EXPORT_CHUNK = 500
+DEFAULT_PROVISIONAL_GAMES = 10
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """What a board shows of a scope: which system ranks it, and which competitors."""
+
+    system: str = DEFAULT_SYSTEM
+    kind: str = DEFAULT_KIND
+
+    def __post_init__(self) -> None:
+        if self.system not in SYSTEMS:
+            raise ValueError(f"unknown system {self.system!r}; known: {', '.join(SYSTEMS)}")
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown kind {self.kind!r}; known: {', '.join(KINDS)}")
+
+    @property
+    def bayesian(self) -> bool:
+        """TrueSkill and OpenSkill have mu and sigma (the score is mu - 3 sigma); Elo has not."""
+        return self.system != "elo"
+
+    @property
+    def system_name(self) -> str:
+        return SYSTEM_NAMES[self.system]
+
+
+def provisional_games() -> int:
+    """An entry with fewer rated games than this is provisional (a setting, default 10)."""
+    return int(getattr(settings, "LEADERBOARD_PROVISIONAL_GAMES", DEFAULT_PROVISIONAL_GAMES))
 
 
 @dataclass(frozen=True)
 class LeaderboardRow:
-    """A competitor's ratings in one scope: rank, TrueSkill and Elo side by side."""
+    """A competitor's rating in one scope and system, with its rank on the board.
+
+    ``value`` is the Elo rating or mu, ``sigma`` empty for Elo, ``score`` what
+    ranks (the Elo rating, or mu - 3 sigma).
+    """
 
     rank: int
     competitor_id: int
     competitor: str
     kind: str
     games: int
-    elo: float | None
-    trueskill_mu: float | None
-    trueskill_sigma: float | None
-    trueskill_score: float | None
+    provisional: bool
+    value: float
+    sigma: float | None
+    score: float
 
     # Formatted here, not with ``floatformat`` (Decimal arithmetic per cell: over a third of
     # a long leaderboard's render time, a review found).
     @property
-    def trueskill_score_text(self) -> str:
-        return _fixed(self.trueskill_score, 2)
+    def score_text(self) -> str:
+        return _fixed(self.score, 1 if self.sigma is None else 2)
 
     @property
-    def trueskill_mu_text(self) -> str:
-        return _fixed(self.trueskill_mu, 2)
+    def value_text(self) -> str:
+        return _fixed(self.value, 1 if self.sigma is None else 2)
 
     @property
-    def trueskill_sigma_text(self) -> str:
-        return _fixed(self.trueskill_sigma, 2)
-
-    @property
-    def elo_text(self) -> str:
-        return _fixed(self.elo, 1)
+    def sigma_text(self) -> str:
+        return _fixed(self.sigma, 2)
 
 
 def _fixed(value: float | None, places: int) -> str:
@@ -71,66 +113,62 @@ def _fixed(value: float | None, places: int) -> str:
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
-def sort_system(scope: RatingScope | None, order_by: str) -> str:
-    """The system a page is ranked by: the one asked, unless the scope does not rate it."""
-    wanted = "elo" if order_by == "elo" else "trueskill"
-    if scope is None or wanted in scope.systems:
-        return wanted
-    return next((name for name in SYSTEMS if name in scope.systems), wanted)
+def rated_systems(scope: RatingScope | None) -> tuple[str, ...]:
+    """The systems the scope rates, in :data:`SYSTEMS` order (all of them before any game)."""
+    if scope is None:
+        return SYSTEMS
+    return tuple(name for name in SYSTEMS if name in scope.systems)
 
 
-def ranked(scope: RatingScope, system: str) -> QuerySet[Rating]:
-    """The scope's ratings in ``system``, best first, ranked, with the other system joined.
+def rates(scope: RatingScope | None, system: str) -> bool:
+    """Whether a board of ``scope`` can be ranked by ``system``."""
+    return system in rated_systems(scope)
+
+
+def _entries(scope: RatingScope, ladder: Ladder) -> QuerySet[Rating]:
+    """The scope's ratings in the ladder's system, of the ladder's kind of competitor."""
+    ratings = Rating.objects.filter(scope=scope, system=ladder.system)
+    if ladder.kind != "all":
+        ratings = ratings.filter(competitor__kind=ladder.kind)
+    return ratings
+
+
+def ranked(scope: RatingScope, ladder: Ladder) -> QuerySet[Rating]:
+    """The board's ratings, best first, ranked within the filtered set.
 
     Lazy: slice it, and the database ranks and limits (``RANK()`` is computed
-    before ``LIMIT``/``OFFSET``, over the whole scope, so ranks survive pages).
+    after ``WHERE`` and before ``LIMIT``/``OFFSET``, so ranks survive pages).
     """
-    other = "elo" if system == "trueskill" else "trueskill"
     return (
-        Rating.objects.filter(scope=scope, system=system)
-        .annotate(
-            peer=FilteredRelation(
-                "competitor__ratings",
-                condition=Q(competitor__ratings__scope=scope, competitor__ratings__system=other),
-            ),
-            rank=Window(Rank(), order_by=F("score").desc()),
-            other_value=F("peer__value"),
-            other_sigma=F("peer__sigma"),
-            other_score=F("peer__score"),
-            other_games=F("peer__games"),
-        )
+        _entries(scope, ladder)
+        .annotate(rank=Window(Rank(), order_by=F("score").desc()))
         .select_related("competitor")
         .order_by("-score", "competitor_id")
     )
 
 
-def _row(rating: Rating) -> LeaderboardRow:
-    """One page row from a rating of :func:`ranked` (its system and the joined other one)."""
-    if rating.system == "trueskill":
-        mu, sigma, score = rating.value, rating.sigma, rating.score
-        elo = rating.other_value
-    else:
-        mu, sigma, score = rating.other_value, rating.other_sigma, rating.other_score
-        elo = rating.value
+def _row(rating: Rating, provisional_below: int) -> LeaderboardRow:
+    """One board row from a rating of :func:`ranked`."""
     return LeaderboardRow(
         rank=rating.rank,
         competitor_id=rating.competitor_id,
         competitor=rating.competitor.name,
         kind=rating.competitor.kind,
-        games=max(rating.games, rating.other_games or 0),
-        elo=elo,
-        trueskill_mu=mu,
-        trueskill_sigma=sigma,
-        trueskill_score=score,
+        games=rating.games,
+        provisional=rating.games < provisional_below,
+        value=rating.value,
+        sigma=rating.sigma,
+        score=rating.score,
     )
 
 
-class _Ladder:
-    """What :class:`Paginator` pages: a cheap count, and slices read as rows."""
+class _Board:
+    """What :class:`Paginator` pages: a count made once, and slices read as rows."""
 
     def __init__(self, ratings: QuerySet[Rating], count: int) -> None:
         self._ratings = ratings
         self._count = count
+        self._provisional_below = provisional_games()
 
     def count(self) -> int:
         return self._count
@@ -139,29 +177,49 @@ class _Ladder:
         return self._count
 
     def __getitem__(self, index: slice) -> list[LeaderboardRow]:
-        return [_row(rating) for rating in self._ratings[index]]
+        return [_row(rating, self._provisional_below) for rating in self._ratings[index]]
 
 
-def top(scope: RatingScope | None, order_by: str = "trueskill", size: int = TOP_ROWS):
-    """The scope's best ``size`` rows: one query."""
-    if scope is None:
+def pageable(scope: RatingScope | None, ladder: Ladder) -> _Board | list[LeaderboardRow]:
+    """The board as something a paginator (Django's or DRF's) pages: one count query now,
+    one query per page read. Empty when the scope has no rating yet or does not rate the
+    system."""
+    if scope is None or not rates(scope, ladder.system):
         return []
-    return [_row(rating) for rating in ranked(scope, sort_system(scope, order_by))[:size]]
+    return _Board(ranked(scope, ladder), _entries(scope, ladder).count())
 
 
 def page(
     scope: RatingScope | None,
-    order_by: str = "trueskill",
+    ladder: Ladder = Ladder(),
     number: object = 1,
     per_page: int = PAGE_SIZE,
 ) -> Page:
-    """One page of the scope's ladder (a number past the end gives the last page).
+    """One page of the board (a number past the end gives the last page).
 
-    Two queries: the scope's count in the system, then the page's rows.
+    Two queries: the board's count, then the page's rows.
     """
-    if scope is None:
-        return Paginator([], per_page).get_page(1)
-    system = sort_system(scope, order_by)
-    count = Rating.objects.filter(scope=scope, system=system).count()
-    ladder = _Ladder(ranked(scope, system), count)
-    return Paginator(ladder, per_page).get_page(number)
+    return Paginator(pageable(scope, ladder), per_page).get_page(number)
+
+
+def top(
+    scope: RatingScope | None, ladder: Ladder = Ladder(), size: int = TOP_ROWS
+) -> list[LeaderboardRow]:
+    """The board's best ``size`` rows: one query (none without a scope or the system)."""
+    if scope is None or not rates(scope, ladder.system):
+        return []
+    below = provisional_games()
+    return [_row(rating, below) for rating in ranked(scope, ladder)[:size]]
+
+
+def every_row(
+    scope: RatingScope | None, ladder: Ladder, chunk: int | None = None
+) -> Iterator[LeaderboardRow]:
+    """The whole board, best first, for an export: one query whose rows are fetched ``chunk``
+    at a time (a server-side cursor on PostgreSQL), so memory stays flat and every rank
+    comes from the same snapshot."""
+    if scope is None or not rates(scope, ladder.system):
+        return
+    below = provisional_games()
+    for rating in ranked(scope, ladder).iterator(chunk_size=chunk or EXPORT_CHUNK):
+        yield _row(rating, below)

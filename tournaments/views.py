@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 import engines
 
-from . import game_cursor, listings, replay, seat_holders, spectator
+from . import game_cursor, ladder_pages, ladder_params, listings, replay, seat_holders, spectator
 from . import leaderboards as leaderboards_
 
 GAMES_PER_PAGE = 50
@@ -87,33 +87,39 @@ def games(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def leaderboards(request: HttpRequest) -> HttpResponse:
-    """Every engine's global ladder: its top few (a query each), linking to the full board."""
-    scopes = listings.global_scopes()
-    boards = [
-        {"engine": engine, "rows": leaderboards_.top(scopes.get(engine.slug))}
-        for engine in engines.all_engines()
-    ]
-    return render(request, "tournaments/leaderboards.html", {"boards": boards})
+    """Every engine's global ladder: its top few in the chosen system (a query each), linking
+    to the full board in that system."""
+    asked = ladder_params.from_query(request.GET)
+    ladder = leaderboards_.Ladder(asked.ladder.system)
+    boards = ladder_pages.overview(engines.all_engines(), listings.global_scopes(), ladder)
+    return render(
+        request,
+        "tournaments/leaderboards.html",
+        {
+            "boards": boards,
+            "ladder": ladder,
+            "systems": ladder_pages.system_links(None, ladder, with_kind=False),
+            "notes": asked.ignored,
+        },
+    )
 
 
 @require_GET
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
-    """One engine's global ladder, a page at a time: rank, TrueSkill (mu - 3 sigma, mu, sigma),
-    Elo, games played."""
+    """One engine's global ladder, a page at a time, in the chosen system and kind
+    (``tournaments.ladder_pages``)."""
     try:
         rules = engines.get(engine)
     except engines.InvalidGame:
         raise Http404(f"no game called {engine!r}") from None
-    order_by = "elo" if request.GET.get("by") == "elo" else "trueskill"
-    page = leaderboards_.page(listings.global_scope(engine), order_by, request.GET.get("page"))
+    board = ladder_pages.board(listings.global_scope(engine), request.GET)
     return render(
         request,
         "tournaments/leaderboard.html",
         {
             "engine": rules,
-            "page": page,
-            "rows": page.object_list,
-            "order_by": order_by,
+            "board": board,
+            "export_url": reverse("games-api:leaderboard", args=[engine]),
             "recent": listings.recent_games(10, engine=engine),
         },
     )

@@ -46,6 +46,12 @@ class PageNumberPagination(pagination.PageNumberPagination):
         _whole_number(request, self.page_query_param, None)
         return super().paginate_queryset(queryset, request, view)
 
+    def check_query(self, request: Any) -> None:
+        """A 400 for a bad ``page`` or ``page_size``, for an answer that is not paged (a CSV)
+        but whose schema still lists them."""
+        _whole_number(request, self.page_query_param, None)
+        self.get_page_size(request)
+
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:

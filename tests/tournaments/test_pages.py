@@ -95,19 +95,22 @@ def test_leaderboard_shows_elo_and_trueskill(client: Client, finished_games) -> 
     response = client.get("/leaderboards/manila/")
     assert response.status_code == 200
     page = text(response.content)
+    elo_page = text(client.get("/leaderboards/manila/?system=elo").content)
     for player in players:
         elo = Rating.objects.get(competitor=player, system="elo", scope__engine="manila")
         true = Rating.objects.get(competitor=player, system="trueskill", scope__engine="manila")
         assert elo.games == 2
-        row = re.search(re.escape(player.name) + r" \(person\) (\S+) (\S+) (\S+) (\S+) (\d+)", page)
+        name = re.escape(player.name) + r" \(person\) provisional "
+        row = re.search(name + r"(\S+) (\S+) (\S+) (\d+)", page)
         assert row, page
         assert row.groups() == (
             f"{true.score:.2f}",
             f"{true.value:.2f}",
             f"{true.sigma:.2f}",
-            f"{elo.value:.1f}",
             "2",
         )
+        row = re.search(name + r"(\S+) (\d+)", elo_page)
+        assert row and row.groups() == (f"{elo.value:.1f}", "2"), elo_page
     best = max(players, key=lambda p: Rating.objects.get(competitor=p, system="trueskill").score)
     assert page.index(best.name) < min(page.index(p.name) for p in players if p != best)
 
@@ -116,7 +119,7 @@ def test_leaderboards_index_and_unknown_engine(client: Client, finished_games) -
     players, _ = finished_games
     page = client.get("/leaderboards/").content.decode()
     for engine in engines.all_engines():
-        assert f'href="/leaderboards/{engine.slug}/"' in page
+        assert f'href="/leaderboards/{engine.slug}/?system=trueskill"' in page
     assert players[0].name in page
     assert client.get("/leaderboards/chess/").status_code == 404
     assert client.get("/games/999999/").status_code == 404

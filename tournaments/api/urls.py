@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework.routers import SimpleRouter
 
-from tournaments.api import arena
+from tournaments.api import arena, leaderboards
 from tournaments.api.events import TournamentViewSet
 from tournaments.api.views import GameViewSet
 
@@ -16,3 +16,4 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 
 urlpatterns = router.urls
 urlpatterns += arena.urlpatterns  # leagues/{slug}/arena/
+urlpatterns += leaderboards.urlpatterns  # leaderboards/{engine}/, leagues/{slug}/leaderboard/

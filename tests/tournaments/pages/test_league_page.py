@@ -65,5 +65,7 @@ def test_elo_order_is_offered(client: Client) -> None:
     event = make_event(league=league, rated=True, entrants=6, rounds=2)
     for game in event.games:
         apply_game_result(game)
-    html = page(client, "/leagues/elo-league/?by=elo")
-    assert '<a href="?by=elo" aria-current="true">' in html
+    for query in ("?by=elo", "?system=elo"):  # ?by= is the old name, still read
+        html = page(client, f"/leagues/elo-league/{query}")
+        assert '<a href="?system=elo" aria-current="page">Elo</a>' in html
+        assert "<th>Elo</th>" in html
