@@ -137,6 +137,7 @@ class CompetitorGamesView(GenericAPIView):
         query.is_valid(raise_exception=True)
         filters = query.filters()
         if request.accepted_renderer.format == "csv":
+            self.paginator.check_query(request)  # listed in the schema: refused, not ignored
             name = slugify(competitor.name.replace("/", "-")) or "competitor"
             response = StreamingHttpResponse(
                 export.csv_lines(competitor, filters), content_type="text/csv; charset=utf-8"

@@ -74,6 +74,14 @@ def test_pages_are_checked_for_json(api, world) -> None:
     assert api.get(url(world, "?page=2")).status_code == 404
 
 
+@pytest.mark.parametrize("query", ["?page=-1.5", "?page_size=0", "?page_size=100000"])
+def test_paging_parameters_are_checked_for_csv_too(api, world, query: str) -> None:
+    """The schema lists them for both answers: a CSV refuses a bad one rather than ignore it."""
+    response = api.get(url(world, query + "&format=csv"))
+    assert response.status_code == 400, query
+    assert response["Content-Type"] == "application/json"
+
+
 def test_unknown_competitor_and_format_are_404_as_json(api, world) -> None:
     missing = "/api/v1/competitors/999999/games/"
     for path in (missing, missing + "?format=csv", url(world, "?format=xml")):
