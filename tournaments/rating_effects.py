@@ -104,13 +104,21 @@ class ScopeColumn:
     league: bool
 
 
+@dataclass(frozen=True)
+class Cell:
+    """One seat's changes in one scope, Elo, TrueSkill, OpenSkill in that order."""
+
+    column: ScopeColumn
+    changes: list[SystemChange]
+
+
 @dataclass
 class SeatRatings:
     """A seat's row: its public result, and per scope column its changes (or why none)."""
 
     seat: spectator.PublicSeat
     withdrawn: bool
-    cells: list[list[SystemChange]] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
     unrated: str | None = None
 
 
@@ -147,10 +155,10 @@ def game_ratings(game: Game, seats: list[spectator.PublicSeat]) -> GameRatings |
     changes = _changes(game)
     columns = _columns(changes)
     index = {column.scope_id: i for i, column in enumerate(columns)}
-    by_seat: dict[int, list[list[SystemChange]]] = {}
+    by_seat: dict[int, list[Cell]] = {}
     for change in sorted(changes, key=_system_order):
-        cells = by_seat.setdefault(change.competitor_id, [[] for _ in columns])
-        cells[index[change.scope_id]].append(_system_change(change))
+        cells = by_seat.setdefault(change.competitor_id, [Cell(c, []) for c in columns])
+        cells[index[change.scope_id]].changes.append(_system_change(change))
     rows_by_position = {seat.position: seat for seat in game.seats.all()}
     held = [seat.competitor_id for seat in seats]
     rows = []

@@ -103,13 +103,23 @@ def checks(report: VerificationReport, engine_version: str, server_version: str)
         ),
     ]
     if stop is not None:  # what comes after the stop was never looked at
-        for item in result[3:]:
+        for item in result[2:]:
             if item.passed:
                 item.verdict = NOT_REACHED
-                item.summary = (
-                    f"Not checked past ply {stop.ply}, where the replay stopped "
-                    f"({report.chance_plies} chance draws before it match the seed)."
-                    if item.key == "chance"
-                    else f"Not checked: the replay stopped at ply {stop.ply}."
-                )
+                item.summary = _not_reached(item.key, stop.ply, report)
     return result
+
+
+def _not_reached(key: str, ply: int | None, report: VerificationReport) -> str:
+    """What a check that passed as far as the replay went can say when it stopped at ``ply``."""
+    if key == "log":
+        return (
+            f"The moves before ply {ply} are logged without a gap and in turn; the rest of "
+            f"the log was not checked: the replay stopped at ply {ply}."
+        )
+    if key == "chance":
+        return (
+            f"The {report.chance_plies} chance draws before ply {ply} match the seed; later "
+            f"ones were not checked: the replay stopped at ply {ply}."
+        )
+    return f"Not checked: the replay stopped at ply {ply}."

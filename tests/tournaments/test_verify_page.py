@@ -47,6 +47,7 @@ def test_a_real_game_passes_every_check(client: Client) -> None:
     chance = Move.objects.filter(game=honest, seat=CHANCE).count()
     assert f"Each of the {chance} dice rolls, deals and draws" in text(page)
     assert honest.seed in page and honest.seed_commitment in page
+    assert f"Replayed {honest.next_ply} plies" in text(page)
     assert f'href="/api/v1/games/{honest.pk}/verify/"' in page
     assert f'href="/api/v1/games/{honest.pk}/record/"' in page
 
@@ -79,6 +80,8 @@ def test_an_illegal_move_stops_the_replay_and_later_checks_are_not_reached(clien
     assert checks["Every player action is legal"] == "Failed"
     assert checks["The replay reproduces the recorded result"] == "Not checked"
     assert checks["Every chance draw comes from the seed"] == "Not checked"
+    assert checks["The move log is complete and in turn"] == "Not checked"
+    assert checks["The seed is the one committed to"] == "Passed"
     assert f"the replay stopped at ply {move.ply}" in text(page)
 
 

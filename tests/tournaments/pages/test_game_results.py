@@ -82,7 +82,7 @@ def test_the_deltas_are_the_rating_change_rows(client: Client) -> None:
         row = by_name[seat.competitor.name]
         assert row.startswith(f"{seat.position} {seat.competitor.name}")
         assert f" {game.outcome.ranks[seat.position]} " in row
-    assert "Rating change: Global ladder" in page
+    assert ">Rating change</th>" in page and "<th>Global ladder</th>" in page
     assert 'href="/competitors/' in page
 
 
@@ -94,7 +94,7 @@ def test_the_service_numbers_equal_the_rows_exactly() -> None:
     assert table is not None and [c.label for c in table.columns] == ["Global ladder"]
     rows_by_competitor = {row.seat.competitor_id: row for row in table.rows}
     for change in RatingChange.objects.filter(game=game):
-        cell = rows_by_competitor[change.competitor_id].cells[0]
+        cell = rows_by_competitor[change.competitor_id].cells[0].changes
         shown = next(c for c in cell if c.system == change.system)
         assert (shown.before_mu, shown.after_mu) == (change.before_value, change.after_value)
         assert (shown.before_sigma, shown.after_sigma) == (change.before_sigma, change.after_sigma)
@@ -103,7 +103,7 @@ def test_the_service_numbers_equal_the_rows_exactly() -> None:
         else:
             assert shown.after == change.after_value - 3 * change.after_sigma
     for row in table.rows:
-        assert [c.system for c in row.cells[0]] == ["elo", "trueskill", "openskill"]
+        assert [c.system for c in row.cells[0].changes] == ["elo", "trueskill", "openskill"]
 
 
 def test_a_league_game_shows_the_league_scope_too(client: Client) -> None:
@@ -111,8 +111,8 @@ def test_a_league_game_shows_the_league_scope_too(client: Client) -> None:
     game = rated_game(seed="league", league=league)
     assert RatingChange.objects.filter(game=game, scope__kind=RatingScope.Kind.LEAGUE).count() == 9
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Rating change: Global ladder" in page
-    assert "Rating change: League: Harbour Club" in page
+    assert "<th>Global ladder</th>" in page and "<th>League: Harbour Club</th>" in page
+    assert 'data-label="Rating change, League: Harbour Club"' in page
     by_name = rows(page)
     for change in RatingChange.objects.filter(game=game).select_related("competitor"):
         assert expected_line(change) in by_name[change.competitor.name]
