@@ -33,6 +33,8 @@ class NotPublic(Exception):
 
 def why_not_public(game: Game) -> str:
     """The sentence a refused export (or verify page) gives, naming no secret."""
+    if game.status == Game.Status.ABORTED:
+        return f"game {game.pk} was aborted: an aborted game keeps its seed and its moves secret"
     if game.status != Game.Status.FINISHED:
         return f"game {game.pk} is {game.status}: its record is published when it has finished"
     return (

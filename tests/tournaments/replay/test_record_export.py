@@ -125,6 +125,10 @@ def test_a_running_game_has_no_record_yet() -> None:
     assert body == {"detail": body["detail"], "code": "not_finished"}
     assert "run-secret" not in answer.content.decode()
     assert "action" not in answer.content.decode()
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
+    aborted = APIClient().get(f"/api/v1/games/{game.pk}/record/")
+    assert aborted.status_code == 409 and "aborted" in aborted.json()["detail"]
+    assert "run-secret" not in aborted.content.decode()
 
 
 @pytest.mark.django_db
