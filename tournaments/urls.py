@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import board_views, event_views, play_views, replay_views, views
+from . import board_views, event_views, play_views, replay_views, verify_views, views
 
 app_name = "tournaments"
 
 urlpatterns = [
     path("games/", views.games, name="games"),
     path("games/<int:pk>/", views.game_page, name="game"),
+    path("games/<int:pk>/verify/", verify_views.verify_page, name="game-verify"),
     path("games/<int:pk>/boards.json", replay_views.game_boards, name="game-boards"),
     path("games/<int:pk>/play/", play_views.play_page, name="play"),
     path("boards/<slug:engine>/", board_views.board_preview, name="board-preview"),

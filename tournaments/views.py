@@ -14,7 +14,16 @@ from django.views.decorators.http import require_GET
 
 import engines
 
-from . import game_cursor, ladder_pages, ladder_params, listings, replay, seat_holders, spectator
+from . import (
+    game_cursor,
+    ladder_pages,
+    ladder_params,
+    listings,
+    rating_effects,
+    replay,
+    seat_holders,
+    spectator,
+)
 from . import leaderboards as leaderboards_
 
 GAMES_PER_PAGE = 50
@@ -22,7 +31,8 @@ GAMES_PER_PAGE = 50
 
 @require_GET
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """Seats, outcome, seed commitment (and seed once finished), and the public replay."""
+    """Seats, and once public their results with the rating change the game caused; the seed
+    commitment (the seed, a verify link and the record's download once public); the replay."""
     game = get_object_or_404(listings.games_with_seats(), pk=pk)
     seats = spectator.public_seats(game)
     names = {seat.position: seat.competitor for seat in seats}
@@ -60,6 +70,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "seats": seats,
             "seed": spectator.visible_seed(game),
             "finished": public,
+            "ratings": rating_effects.game_ratings(game, seats),
             "board": board,
             "plies": plies,
             "current_version": rules.version,

@@ -35,6 +35,8 @@ def test_spectacular_validates_without_warnings(tmp_path) -> None:
         "/api/v1/bots/{id}/ping/",
         "/api/v1/bots/{id}/games/",
         "/api/v1/bots/{id}/games/{game_id}/moves/",
+        "/api/v1/games/{id}/verify/",
+        "/api/v1/games/{id}/record/",
         "/api/v1/tournaments/",
         "/api/v1/tournaments/{id}/",
         "/api/v1/tournaments/{id}/rounds/",
@@ -47,6 +49,10 @@ def test_spectacular_validates_without_warnings(tmp_path) -> None:
     assert "put" not in paths["/api/v1/bots/{id}/"]
     assert set(paths["/api/v1/tournaments/{id}/entries/"]) == {"post"}
     assert set(paths["/api/v1/tournaments/{id}/entries/{bot_id}/"]) == {"delete"}
+    # a game's record is published whole (seed included) once public, and says how to replay it
+    record = schema["components"]["schemas"]["GameRecord"]
+    assert {"seed", "moves", "outcome", "seats", "options"} <= set(record["required"])
+    assert "engines.replay" in paths["/api/v1/games/{id}/record/"]["get"]["description"]
     # the event seed is null until the event has ended, and says so
     seed = schema["components"]["schemas"]["Tournament"]["properties"]["seed"]
     assert seed["nullable"] is True and "null while the event is on" in seed["description"]

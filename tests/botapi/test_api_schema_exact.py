@@ -49,6 +49,7 @@ def test_the_frameworks_own_answers_are_documented(schema) -> None:
             "201", "400", "401", "404", "409", "413", "415"
         },
         ("get", "/api/v1/games/{id}/"): {"200", "401", "404"},
+        ("get", "/api/v1/games/{id}/record/"): {"200", "401", "404", "409"},
         ("get", "/api/v1/tournaments/"): {"200", "400", "401", "404"},
         ("get", "/api/v1/tournaments/{id}/standings/"): {"200", "401", "404"},
         ("post", "/api/v1/tournaments/{id}/entries/"): {

@@ -245,3 +245,64 @@ class VerificationSerializer(serializers.Serializer):
     plies = serializers.IntegerField(help_text="Plies replayed.")
     chance_plies = serializers.IntegerField(help_text="Chance outcomes checked against the seed.")
     problems = VerificationProblemSerializer(many=True)
+
+
+class RecordSeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField(
+        help_text="Seat order; seat 0 moves first where it matters."
+    )
+    competitor_id = serializers.IntegerField(help_text="Its page: /competitors/{competitor_id}/.")
+    competitor = serializers.CharField(help_text="The player's name (owner/bot for a bot).")
+    kind = serializers.CharField(help_text="bot or person")
+    forfeited = serializers.BooleanField(
+        help_text="The seat forfeited (too many faults, resigned, withdrawn): it ranks last, "
+        "tied with other forfeits, and the engine's defaults or a house bot played its moves."
+    )
+    withdrawn = serializers.BooleanField(
+        help_text="Its entrant left the event during the game: forfeited, and rates no one."
+    )
+    substituted = serializers.BooleanField(
+        help_text="A house bot played this person's seat from some point on."
+    )
+
+
+class RecordMoveSerializer(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="0, 1, 2, ... without a gap.")
+    seat = serializers.IntegerField(help_text="-1 is chance.")
+    action = serializers.JSONField(help_text="The action exactly as the engine took it.")
+    source = serializers.CharField(
+        help_text="bot, person, chance, default (a default after a fault or a forfeit) or "
+        "house (the house bot of a substituted seat)."
+    )
+
+
+class GameRecordSerializer(serializers.Serializer):
+    """A finished game's full record: ``engines.replay`` rebuilds the game from it."""
+
+    format = serializers.CharField(help_text="harbormaster-game-record/1")
+    id = serializers.IntegerField()
+    engine = serializers.CharField()
+    engine_version = serializers.CharField(
+        help_text="The rules version the game was played under (docs/engines/<engine>.md)."
+    )
+    num_players = serializers.IntegerField()
+    options = serializers.DictField(help_text="Every option, defaults filled in.")
+    seed = serializers.CharField(help_text="The seed every chance move was drawn from.")
+    seed_commitment = serializers.CharField(help_text="sha256(seed), published at creation.")
+    rated = serializers.BooleanField()
+    unrated_reason = serializers.CharField(
+        allow_null=True, help_text="As in the game's record; null when rated."
+    )
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    seats = RecordSeatSerializer(many=True)
+    moves = RecordMoveSerializer(
+        many=True,
+        help_text="Every move in order, chance's included: engines.replay(engine, num_players, "
+        "options, [(m['seat'], m['action']) for m in moves]) rebuilds the final state.",
+    )
+    outcome = GameOutcomeSerializer(
+        help_text="The replay's outcome, with forfeited seats ranked last "
+        "(ratings.results.final_ranks)."
+    )

@@ -23,7 +23,7 @@ from rest_framework.response import Response
 from botapi.api.errors import Conflict
 from botapi.api.pagination import NewestFirstCursorPagination
 from botapi.capacity import BotAtCapacity
-from tournaments import spectator
+from tournaments import game_export, spectator
 from tournaments.api import serializers as s
 from tournaments.creation import GameSetupError, create_game
 from tournaments.models import Game, Seat
@@ -36,6 +36,10 @@ AT_CAPACITY = OpenApiResponse(
 )
 NOT_FINISHED = OpenApiResponse(
     description="The game is not finished (`not_finished`): only a finished game reveals its seed."
+)
+NOT_PUBLIC = OpenApiResponse(
+    description="The game's record is not public yet (`not_finished`): the game is not "
+    "finished, or it belongs to a duplicate set whose other games are still being played."
 )
 
 
@@ -167,3 +171,27 @@ class GameViewSet(
         except NotVerifiable as exc:
             raise Conflict(str(exc), "not_finished") from None
         return Response(s.VerificationSerializer(report.as_dict()).data)
+
+    @extend_schema(
+        summary="Download a finished game's full record, to replay it yourself",
+        description=(
+            "Engine, rules version, options, seed and commitment, the seats, every move in "
+            "order (chance's included, with its source) and the outcome. In Python, "
+            "`engines.replay(r['engine'], r['num_players'], r['options'], "
+            "[(m['seat'], m['action']) for m in r['moves']])` rebuilds the final state; its "
+            "outcome's ranks with forfeited seats moved last are `outcome.ranks`. Published "
+            "with the seed: 409 `not_finished` before the game is finished, and for a game of a "
+            "duplicate set until the whole set is over."
+        ),
+        request=None,
+        responses={200: s.GameRecordSerializer, 404: NOT_FOUND, 409: NOT_PUBLIC},
+        auth=[],
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def record(self, request: Request, pk: str | None = None) -> Response:
+        game = get_object_or_404(games_queryset(), pk=pk)
+        try:
+            record = game_export.full_record(game)
+        except game_export.NotPublic as exc:
+            raise Conflict(str(exc), "not_finished") from None
+        return Response(s.GameRecordSerializer(record).data)
