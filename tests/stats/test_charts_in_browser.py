@@ -75,7 +75,17 @@ def test_the_rating_chart_is_drawn_and_links_to_games(server, shots) -> None:
         apply_game_result(latest)
     page = f"{server}/bots/ann/alpha/"
     with Browser(1280, 1000) as browser:
-        browser.get(page)
+        # From the engine's leaderboard: its row links to the competitor page.
+        browser.get(f"{server}/leaderboards/{latest.engine}/")
+        links = [
+            link for link in browser.find_all("table a.competitor")
+            if browser.run("return arguments[0].textContent", link) == "ann/alpha"
+        ]  # fmt: skip
+        assert len(links) == 1, "the bot's row on the leaderboard links to its page"
+        browser.screenshot(shots / "leaderboard-1280.png")
+        browser.click(links[0])
+        wait_for(lambda: browser.run("return location.pathname") == "/bots/ann/alpha/",
+                 "the competitor page")  # fmt: skip
         drawn = chart_pixels(browser)
         assert drawn["painted"] > 2000, drawn
         assert drawn["series"] > 100, f"the μ line is not drawn: {drawn}"
