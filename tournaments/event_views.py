@@ -15,6 +15,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from harbormaster.pagecache import cached_page
+
 from . import event_listings, events
 from .events import standings as event_standings
 from .events.rounds import settings_of
@@ -116,6 +118,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A league: its tournaments, its own leaderboard, its pool and its arena."""
     league = get_object_or_404(League, slug=slug)

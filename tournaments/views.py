@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import engines
+from harbormaster.pagecache import cached_page
 
 from . import game_cursor, listings, replay, seat_holders, spectator
 from . import leaderboards as leaderboards_
@@ -68,6 +69,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def games(request: HttpRequest) -> HttpResponse:
     """Every listed game, newest first, a page at a time ("older games" by cursor)."""
     before = game_cursor.requested(request.GET)
@@ -86,6 +88,7 @@ def games(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every engine's global ladder: its top few (a query each), linking to the full board."""
     scopes = listings.global_scopes()
@@ -97,6 +100,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
     """One engine's global ladder, a page at a time: rank, TrueSkill (mu - 3 sigma, mu, sigma),
     Elo, games played."""
