@@ -393,9 +393,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432/")
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--regenerate", action="store_true")
+    parser.add_argument(
+        "--suffix", default="", help="use the databases named with this suffix (copies of them)"
+    )
     args = parser.parse_args(argv)
-    _setup(args.server, SIZES[0][0])
-    for database, games in SIZES:
+    _setup(args.server, SIZES[0][0] + args.suffix)
+    for name, games in SIZES:
+        database = name + args.suffix
         _use(args.server, database)
         if args.regenerate or not _ready(games):
             generate(games)
