@@ -89,6 +89,9 @@ DATABASES = {"default": env.database(ENVIRON, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.read(ENVIRON, "REDIS_URL")
+# harbormaster.pagecache: how long an anonymous public page is kept at most (its
+# version tokens invalidate it sooner); 0 turns the page cache off.
+PAGECACHE_SECONDS = 60
 CHANNEL_LAYERS = env.channel_layers(ENVIRON)
 # Throttle counters (login attempts, API rates): Redis with servers, memory embedded.
 CACHES = env.caches(ENVIRON)

@@ -9,12 +9,14 @@ from django.views.decorators.http import require_GET
 
 import engines
 from harbormaster.health import run_checks
+from harbormaster.pagecache import cached_page
 from tournaments import listings
 
 RECENT_GAMES_ON_HOME = 20
 
 
 @require_GET
+@cached_page()
 def home(request: HttpRequest) -> HttpResponse:
     """What Harbormaster is, the games it referees, and the latest games with their results.
 

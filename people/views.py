@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
 from harbormaster import login_throttle
+from harbormaster.pagecache import cached_page
 from stats.pages import competitor_sections
 from tournaments import game_cursor
 from tournaments.models import Competitor
@@ -73,6 +74,7 @@ def waiting_json(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def person_page(request: HttpRequest, username: str) -> HttpResponse:
     """What anyone may see of a person: name, ratings by scope, and the competitor sections
     (rating history, results by seat, head-to-head, games), as on a bot's page."""

@@ -22,6 +22,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from harbormaster import pagecache
 from tournaments.models import Game
 
 from . import ledger
@@ -107,6 +108,7 @@ def apply_game_result(game: Game) -> int:
     now = timezone.now()
     Game.objects.filter(pk=game.pk).update(finished_at=now)
     changes: list[RatingChange] = []
+    pagecache.bump_on_commit(pagecache.RESULTS)  # leaderboards and competitor pages
     for scope in scopes:
         for name, conf in scope.systems.items():
             system = get_system(name)

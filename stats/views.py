@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from botapi.models import Bot
+from harbormaster.pagecache import cached_page
 from tournaments import listings
 from tournaments.models import Competitor
 
@@ -43,6 +44,7 @@ def competitor_redirect(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def bot_page(request: HttpRequest, owner: str, name: str) -> HttpResponse:
     """A bot's public fields and its competitor sections."""
     bot = get_object_or_404(

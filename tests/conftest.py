@@ -90,6 +90,32 @@ def _own_cache_namespace(settings) -> None:
     settings.CACHES = caches
 
 
+@pytest.fixture(autouse=True)
+def _no_page_cache(settings) -> None:
+    """Pages are rendered on every request unless a test asks for the page cache.
+
+    Most page tests count a render's queries or read a page after changing
+    rows without the service's bumps; ``tests/foundation/test_pagecache.py``
+    turns the cache on (``page_cache`` fixture) and tests it.
+    """
+    settings.PAGECACHE_SECONDS = 0
+
+
+@pytest.fixture
+def page_cache(settings) -> None:
+    """The page cache on, in this process's memory, empty."""
+    from django.core.cache import cache
+
+    settings.PAGECACHE_SECONDS = 60
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"pagecache-{uuid.uuid4().hex}",
+        }
+    }
+    cache.clear()
+
+
 @pytest.fixture
 def user():
     """A person (no password hashing: fast)."""

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
+from harbormaster import pagecache
 
 from . import players, rating_rules
 from .dispatch import schedule_advance
@@ -122,6 +123,7 @@ def create_game(
             for i, c in enumerate(competitors)
         ]
     )
+    pagecache.bump_on_commit(pagecache.RESULTS)  # the game lists show it
     players.game_started(game)  # before the first advance: eager mode runs these in order
     schedule_advance(game.pk)
     return game

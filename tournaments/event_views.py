@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from harbormaster.csv_text import spreadsheet_safe
+from harbormaster.pagecache import cached_page
 
 from . import event_listings, events, ladder_pages
 from .events import standings as event_standings
@@ -114,6 +115,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A league: its tournaments, its own leaderboard, its pool and its arena."""
     league = get_object_or_404(League, slug=slug)

@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
+from harbormaster import pagecache
 
 from . import broadcast, claims, house_bot, live_record, players, records, spectator, statecache
 from .decisions import FORFEITED, Decision, default_decision
@@ -451,6 +452,7 @@ def finish(game_id: int) -> bool:
             lambda: broadcast.publish_finish(game.pk, outcome, spectator.visible_seed(game))
         )
         transaction.on_commit(lambda: statecache.forget(game))
+        pagecache.bump_on_commit(pagecache.RESULTS)  # its outcome, the new ratings
         transaction.on_commit(lambda: live_record.forget(game))
         # After the commit, so a failure to store can never undo the finish (it never raises).
         transaction.on_commit(lambda: records.store_after_finish(game.pk))

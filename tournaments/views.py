@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 import engines
+from harbormaster.pagecache import cached_page
 
 from . import (
     game_cursor,
@@ -79,6 +80,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def games(request: HttpRequest) -> HttpResponse:
     """Every listed game, newest first, a page at a time ("older games" by cursor)."""
     before = game_cursor.requested(request.GET)
@@ -97,6 +99,7 @@ def games(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every engine's global ladder: its top few in the chosen system (a query each), linking
     to the full board in that system."""
@@ -116,6 +119,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
     """One engine's global ladder, a page at a time, in the chosen system and kind
     (``tournaments.ladder_pages``)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
+from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -23,6 +24,7 @@ from rest_framework.response import Response
 from botapi.api.errors import Conflict
 from botapi.api.pagination import NewestFirstCursorPagination
 from botapi.capacity import BotAtCapacity
+from harbormaster import pagecache
 from tournaments import game_export, spectator
 from tournaments.api import serializers as s
 from tournaments.creation import GameSetupError, create_game
@@ -99,7 +101,11 @@ class GameViewSet(
             games = games.filter(listed=True, **query.validated_data)
         return games
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        # Cached after DRF's authentication: an anonymous caller's page, by query and Accept.
+        return pagecache.serve(request, self._list_page, vary=("Accept",))
+
+    def _list_page(self) -> Response:
         page = self.paginate_queryset(self.get_queryset())
         records = [spectator.game_record(game, with_moves=False) for game in page]
         return self.get_paginated_response(s.GameSerializer(records, many=True).data)

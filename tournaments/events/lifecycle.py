@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
+from harbormaster import pagecache
 from tournaments import formats
 from tournaments.models import Entrant, Game, Round, Tournament
 
@@ -238,4 +239,5 @@ def abort_unfinished_games(event: Tournament) -> list[int]:
         .values_list("pk", flat=True)
     )
     Game.objects.filter(pk__in=ids, status__in=unfinished).update(status=Game.Status.ABORTED)
+    pagecache.bump_on_commit(pagecache.RESULTS)
     return ids
