@@ -287,6 +287,34 @@ def _api_cursor(created_at: datetime) -> str:
     return b64encode(urlencode({"p": str(created_at)}).encode()).decode()
 
 
+BOT_OWNER = "bench-owner"
+
+
+def bench_bot() -> Any:
+    """The bot of competitor 2 (a busy ladder entrant), owned by ``BOT_OWNER``; made once.
+
+    Its public page and its owner's log page are measured (issue #16); the log
+    lists the moves of the bot's seats, which the generated games hold.
+    """
+    from django.contrib.auth import get_user_model
+
+    import engines
+    from botapi.models import Bot
+
+    owner, _ = get_user_model().objects.get_or_create(username=BOT_OWNER)
+    bot = Bot.objects.filter(competitor_id=2).first()
+    if bot is None:
+        bot = Bot.objects.create(
+            owner=owner,
+            competitor_id=2,
+            name="bench-bot",
+            engines=[engine.slug for engine in engines.all_engines()],
+            endpoint_url="http://127.0.0.1:9/",
+            signing_secret="bench-not-a-secret",
+        )
+    return bot
+
+
 def pages() -> list[tuple[str, str]]:
     """(label, path) of every page measured, the deep pages found in the data."""
     from ratings.models import Rating
@@ -312,6 +340,8 @@ def pages() -> list[tuple[str, str]]:
         ("leaderboard API, OpenSkill", "/api/v1/leaderboards/manila/?system=openskill"),
         ("leaderboard CSV (1,000 rows)", "/api/v1/leaderboards/manila/?format=csv"),
         ("a competitor's games", f"/people/{PERSON}/"),
+        ("a bot's page (competitor)", f"/bots/{BOT_OWNER}/bench-bot/"),
+        ("the bot owner's log (signed in)", f"/bots/{bench_bot().pk}/log/"),
         ("home", "/"),
         ("games list, middle", f"/games/?before={Cursor.after(middle).encode()}"),
         ("games API p1", "/api/v1/games/"),
@@ -328,6 +358,8 @@ def measure(path: str, repeat: int, warm: bool) -> dict[str, Any]:
     from harbormaster import pagecache
 
     client = Client()
+    if path.endswith("/log/"):  # the owner's page: only its owner sees it
+        client.force_login(bench_bot().owner)
     split = urlsplit(path)
 
     def get() -> bytes:
