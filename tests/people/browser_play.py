@@ -26,6 +26,10 @@ from tournaments.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 ENABLED_CONTROLS = "#board .hm-control[data-action-index]:not([disabled])"
+CLICK_GAP_S = 0.22
+"""At least this long between two clicks: the socket takes 5 messages a second on average
+(``person_moves``' rate limit), and an auction against bots that answer at once can offer
+the seat a new turn faster than a person could click."""
 
 
 def _answers(url: str) -> bool:
@@ -193,11 +197,12 @@ def play_by_clicks(
     """Click a random legal control on every turn until the game ends; the number of clicks.
 
     Each turn waits for the page to show the current position with the seat
-    to move (and "▶" in the tab title), then clicks one of them for real (WebDriver's click, so
+    to move (and "▶" in the tab title) and for ``CLICK_GAP_S`` since the last
+    click, then clicks one of them for real (WebDriver's click, so
     the control must be visible and enabled), then waits for the move to be
     logged before looking again.
     """
-    clicks = 0
+    clicks, last_click = 0, 0.0
     while True:
         found = wait_for(
             lambda: my_turn_controls(browser, game_id), "the seat's turn or the end", turn_timeout
@@ -206,8 +211,18 @@ def play_by_clicks(
             return clicks
         assert clicks < max_clicks, f"still playing after {clicks} clicks"
         before = next_ply(game_id)
-        browser.click(rng.choice(found))
+        control = rng.choice(found)
+        time.sleep(max(0.0, last_click + CLICK_GAP_S - time.monotonic()))
+        last_click = time.monotonic()
+        label = browser.run("return arguments[0].outerHTML.slice(0, 300)", control)
+        browser.click(control)
         clicks += 1
         if on_click is not None:
             on_click(clicks)
-        wait_for(lambda b=before: next_ply(game_id) > b, "the clicked move to be logged", 20)
+        try:
+            wait_for(lambda b=before: next_ply(game_id) > b, "the clicked move to be logged", 20)
+        except AssertionError:
+            refused = browser.run("return document.getElementById('play-refused').textContent")
+            raise AssertionError(
+                f"click {clicks} on {label} at ply {before} was not logged; page says {refused!r}"
+            ) from None
