@@ -265,10 +265,13 @@ def generate(games: int) -> None:
         cursor.execute(
             "INSERT INTO ratings_ratingchange (game_id, competitor_id, scope_id, system, rank, "
             "before_value, before_sigma, after_value, after_sigma) "
-            "SELECT s.game_id, s.competitor_id, sc.id, sys.name, s.position + 1, 25, 8, 25.5, 7.9 "
+            "SELECT s.game_id, s.competitor_id, sc.id, sys.name, s.position + 1, "
+            "sys.before, sys.sigma, sys.after, sys.sigma_after "
             "FROM tournaments_seat s JOIN tournaments_game g ON g.id = s.game_id "
             "JOIN ratings_ratingscope sc ON sc.kind = 'global' AND sc.engine = g.engine "
-            "CROSS JOIN (VALUES ('elo'), ('trueskill'), ('openskill')) AS sys(name)"
+            "CROSS JOIN (VALUES ('elo', 1500.0, NULL::float, 1510.0, NULL::float), "
+            "('trueskill', 25, 8, 25.5, 7.9), ('openskill', 25, 8, 25.5, 7.9)) "
+            "AS sys(name, before, sigma, after, sigma_after)"  # Elo has no sigma
         )
         for table in ("tournaments_competitor", "tournaments_game"):
             cursor.execute(
