@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -21,9 +20,9 @@ from botapi.models import Bot, BotAlert
 from ratings.models import Rating
 from ratings.scopes import global_scope
 from tests.botapi.owner_fixtures import game_with_moves, set_created
+from tests.browser_site import artefacts, server, session_for, wait_for
 from tests.factories import BotFactory, UserFactory, finished_game
 from tests.tournaments.boards.webdriver import MISSING, Browser
-from tests.tournaments.play.test_play_in_browser import server, session_for, wait_for
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -35,11 +34,7 @@ __all__ = ["server"]  # the fixture, imported for its name
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / "botlog" if root else tmp_path
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\nbot owner page screenshots: {where}")
-    return where
+    return artefacts(tmp_path, "botlog")
 
 
 def a_busy_bot() -> Bot:

@@ -9,15 +9,14 @@ must not scroll sideways.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from lobby import services
 from lobby.models import LobbyTable
+from tests.browser_site import artefacts, server, session_for, wait_for
 from tests.tournaments.boards.webdriver import MISSING, Browser
-from tests.tournaments.play.test_play_in_browser import server, session_for, wait_for
 
 from .conftest import bot, person
 
@@ -36,11 +35,7 @@ def games_stay_put() -> None:
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / "lobby" if root else tmp_path
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\nlobby screenshots: {where}")
-    return where
+    return artefacts(tmp_path, "lobby")
 
 
 def sign_in(browser: Browser, user) -> None:

@@ -1,85 +1,27 @@
-"""Helpers of the people's real-browser scenarios: a served site, and playing by clicks.
+"""Helpers of the people's real-browser scenarios: signing up, opening a table, playing by clicks.
 
-The site runs in a uvicorn subprocess on the test's PostgreSQL database in the
-embedded mode (eager referee, in-memory channel layer), so a person's click
-goes browser → socket → ``referee.submit`` → the example bots over loopback
-HTTP, exactly as on ``make demo``. The example bots are served by the test
-process (``harbormaster.demo.example_bots``).
+The site is served by ``tests.browser_site.served_site`` (uvicorn on the test's
+database, embedded mode), so a person's click goes browser → socket →
+``referee.submit`` → the example bots over loopback HTTP, exactly as on
+``make demo``. The example bots are served by the test process
+(``harbormaster.demo.example_bots``).
 """
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable
 
-from django.db import connection
-
-from tests.tournaments.boards.webdriver import Browser, _free_port
+from tests.browser_site import wait_for
+from tests.tournaments.boards.webdriver import Browser
 from tournaments.models import Game
 
-ROOT = Path(__file__).resolve().parents[2]
 ENABLED_CONTROLS = "#board .hm-control[data-action-index]:not([disabled])"
 CLICK_GAP_S = 0.22
 """At least this long between two clicks: the socket takes 5 messages a second on average
 (``person_moves``' rate limit), and an auction against bots that answer at once can offer
 the seat a new turn faster than a person could click."""
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2):
-            return True
-    except OSError:
-        return False
-
-
-def wait_for(condition: Callable[[], object], what: str, timeout: float = 10) -> object:
-    """``condition()``'s first truthy value, polled every 50 ms; fails after ``timeout`` s."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
-@contextmanager
-def served_site() -> Iterator[str]:
-    """uvicorn on a free loopback port serving this test's database; yields its base URL."""
-    db = connection.settings_dict
-    login = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    url = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": "", "ALLOWED_HOSTS": "127.0.0.1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: _answers(base + "/healthz"), "the server to start", 30)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def artefacts(tmp_path: Path, name: str) -> Path:
-    """Where screenshots go: ``$HM_ARTEFACTS/<name>``, else a temporary folder (printed)."""
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / name if root else tmp_path / name
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\n{name} screenshots: {where}")
-    return where
 
 
 def choose(browser: Browser, select_id: str, wanted: str) -> None:

@@ -15,19 +15,11 @@ from django.contrib.auth import get_user_model
 
 from harbormaster.demo import example_bots
 from ratings.models import Rating
+from tests.browser_site import artefacts, served_site, session_for, wait_for
 from tests.tournaments.boards.webdriver import MISSING, Browser
-from tests.tournaments.play.test_play_in_browser import session_for
 from tournaments.models import Game, Move
 
-from .browser_play import (
-    ENABLED_CONTROLS,
-    artefacts,
-    open_table,
-    play_by_clicks,
-    served_site,
-    sign_up,
-    wait_for,
-)
+from .browser_play import ENABLED_CONTROLS, open_table, play_by_clicks, sign_up
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -9,16 +9,15 @@ cannot see an in-memory SQLite test database).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from people.services import ensure_person
 from ratings.services import apply_game_result
+from tests.browser_site import artefacts, server, wait_for
 from tests.factories import UserFactory, finished_game
 from tests.tournaments.boards.webdriver import ELEMENT, MISSING, Browser
-from tests.tournaments.play.test_play_in_browser import server, wait_for
 
 from .fixtures import build_world
 
@@ -49,11 +48,7 @@ return {painted, series, width, height};
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / "stats" if root else tmp_path
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\nstats screenshots: {where}")
-    return where
+    return artefacts(tmp_path, "stats")
 
 
 def chart_pixels(browser: Browser) -> dict:

@@ -11,20 +11,12 @@ which cannot see an in-memory SQLite test database).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.contrib.sessions.backends.db import SessionStore
-from django.db import connection
 
-from tests.tournaments.boards.webdriver import MISSING, Browser, _free_port
+from tests.browser_site import artefacts, server, session_for, wait_for
+from tests.tournaments.boards.webdriver import MISSING, Browser
 from tournaments.creation import create_game
 from tournaments.models import Game, Move
 from tournaments.statecache import load_state
@@ -37,62 +29,12 @@ pytestmark = [
     pytest.mark.postgres,
     pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
 ]
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def server() -> Iterator[str]:
-    """uvicorn on a free loopback port, on this test's database, embedded mode (no Redis)."""
-    db = connection.settings_dict
-    login = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    url = f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-    port = _free_port()
-    env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": "", "ALLOWED_HOSTS": "127.0.0.1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_for(lambda: _answers(base + "/healthz"), "the server to start", 30)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2):
-            return True
-    except OSError:
-        return False
-
-
-def wait_for(condition: Callable[[], object], what: str, timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
+__all__ = ["server"]  # the fixture: uvicorn on this test's database
 
 
 @pytest.fixture
 def shots(tmp_path: Path) -> Path:
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / "play" if root else tmp_path
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\nplay screenshots: {where}")
-    return where
-
-
-def session_for(user) -> str:
-    session = SessionStore()
-    session["_auth_user_id"] = str(user.pk)
-    session["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
-    session["_auth_user_hash"] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
+    return artefacts(tmp_path, "play")
 
 
 def test_a_person_plays_a_move_by_clicking_the_board_and_a_spectator_watches(server, shots) -> None:
