@@ -27,12 +27,14 @@ import logging
 import time
 from typing import Any
 
+from django.db.models import QuerySet
+
 from botapi.sdk.examples.greedy import CHOOSERS
 from botapi.sdk.examples.greedy.common import request_rng
 from engines import State
 
 from .decisions import FORFEITED, Decision, default_decision
-from .models import Move
+from .models import Competitor, Move, Seat
 
 log = logging.getLogger(__name__)
 
@@ -84,3 +86,17 @@ def _fallback(legal: list[dict[str, Any]], detail: str) -> Decision:
 def _as_json(value: Any) -> Any:
     """``value`` as a bot receives it over HTTP (tuples become lists, keys strings), a copy."""
     return json.loads(json.dumps(value))
+
+
+def forfeit_seats(seats: QuerySet[Seat], **fields: Any) -> None:
+    """Forfeit ``seats`` (with ``fields`` set too); a person's is also substituted.
+
+    The one rule for every way a seat forfeits mid-game (the fault limit, a
+    resignation, a withdrawal from the event): the house bot plays a person's
+    seat to the end, so the others keep a real game; a bot's seat gets the
+    engine's defaults, since its owner is the one who has to fix it.
+    """
+    seats.filter(competitor__kind=Competitor.Kind.PERSON).update(
+        forfeited=True, substituted=True, **fields
+    )
+    seats.exclude(competitor__kind=Competitor.Kind.PERSON).update(forfeited=True, **fields)

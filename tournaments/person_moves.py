@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from botapi.referee import charge_time_bank
 
-from . import broadcast, referee, statecache
+from . import broadcast, house_bot, referee, statecache
 from .board_models import board_model
 from .decisions import Decision
 from .dispatch import schedule_advance
@@ -241,9 +241,7 @@ def resign(game_id: int, viewer: Viewer) -> list[int]:
         positions = list(rows.values_list("position", flat=True))
         if not positions:
             raise PlayError("nothing_to_resign", "your seats have already forfeited")
-        Seat.objects.filter(game=game, position__in=positions).update(
-            forfeited=True, substituted=True
-        )
+        house_bot.forfeit_seats(Seat.objects.filter(game=game, position__in=positions))
         message = {"type": "game.resigned", "game": game.pk, "seats": positions}
         transaction.on_commit(lambda: broadcast.publish(game.pk, message))
         schedule_advance(game.pk)  # if a resigned seat is to move, the house bot plays now

@@ -27,7 +27,7 @@ from harbormaster import pagecache
 from . import broadcast, claims, house_bot, live_record, players, records, spectator, statecache
 from .decisions import FORFEITED, Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
-from .models import Competitor, Game, Move, Outcome, Seat
+from .models import Game, Move, Outcome, Seat
 
 log = logging.getLogger(__name__)
 
@@ -216,13 +216,11 @@ def _count_fault(game: Game, position: int) -> None:
     (forfeited, defaults): its owner is the one who has to fix it.
     """
     Seat.objects.filter(game=game, position=position).update(fault_count=F("fault_count") + 1)
-    at_limit = Seat.objects.filter(
-        game=game, position=position, fault_count__gte=faults_to_forfeit(), forfeited=False
+    house_bot.forfeit_seats(
+        Seat.objects.filter(
+            game=game, position=position, fault_count__gte=faults_to_forfeit(), forfeited=False
+        )
     )
-    at_limit.filter(competitor__kind=Competitor.Kind.PERSON).update(
-        forfeited=True, substituted=True
-    )
-    at_limit.update(forfeited=True)
 
 
 def advance(game_id: int) -> str:

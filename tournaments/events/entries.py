@@ -40,6 +40,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from tournaments.dispatch import schedule_advance
+from tournaments.house_bot import forfeit_seats
 from tournaments.models import Competitor, Entrant, Game, Seat, Tournament
 
 from .eligibility import pool_refusal, why_cannot_play
@@ -212,9 +213,8 @@ def forfeit_running_seats(event: Tournament, competitor_id: int) -> list[int]:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    person = Competitor.objects.filter(pk=competitor_id, kind=Competitor.Kind.PERSON).exists()
-    Seat.objects.filter(game_id__in=games, competitor_id=competitor_id).update(
-        forfeited=True, withdrawn=True, substituted=person
+    forfeit_seats(
+        Seat.objects.filter(game_id__in=games, competitor_id=competitor_id), withdrawn=True
     )
     for game_id in games:
         schedule_advance(game_id)
