@@ -27,8 +27,9 @@ install: $(INSTALLED)
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(INSTALLED): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+# The bot SDK is its own distribution (sdk/python); the server uses it too.
+$(INSTALLED): pyproject.toml sdk/python/pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ./sdk/python -e '.[dev]'
 	touch $(INSTALLED)
 
 # The demo runs on the embedded defaults unless DATABASE_URL/REDIS_URL are in

@@ -37,11 +37,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from harbormaster_bot import Turn
+from harbormaster_bot.examples.greedy import CHOOSERS, greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
+
 import engines
 from bench.bots import play_game
-from botapi.sdk import Turn
-from botapi.sdk.examples.greedy import CHOOSERS, greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from ratings.systems import TRUESKILL_DEFAULTS, conservative_score, trueskill_rate
 from tournaments.formats.arena import Candidate, match
 from tournaments.formats.sizes import table_sizes

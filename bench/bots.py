@@ -2,8 +2,8 @@
 
     .venv/bin/python -m bench.bots [--games 200] [--engine manila] [--players 4]
 
-Each game seats one greedy bot (``botapi.sdk.examples.greedy``) and random
-bots (``botapi.sdk.examples.random_bot``) at the largest table the engine
+Each game seats one greedy bot (``harbormaster_bot.examples.greedy``) and random
+bots (``harbormaster_bot.examples.random_bot``) at the largest table the engine
 allows (capped at 4), the greedy seat rotating with the game index, which is
 also the game's seed (chance through ``engines.Dealer(seed)``). Every
 decision is the real act request built by ``botapi.protocol`` from the
@@ -22,11 +22,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from harbormaster_bot import Turn
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
+
 import engines
 from botapi import protocol
-from botapi.sdk import Turn
-from botapi.sdk.examples.greedy import greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from engines import CHANCE, Dealer
 
 DEADLINE_MS = 2000

@@ -36,10 +36,11 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
+from harbormaster_bot import Turn
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
+
 from bench.bots import play_game
-from botapi.sdk import Turn
-from botapi.sdk.examples.greedy import greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from tournaments.formats import Bye, Entrant, History, Result, Settings, duplicate, round_robin
 
 ENGINE = "manila"

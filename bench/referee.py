@@ -47,12 +47,12 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
+from harbormaster_bot import serve_in_background  # noqa: E402
+from harbormaster_bot.examples.random_bot import RandomBot  # noqa: E402
 
 import engines  # noqa: E402
 from botapi import protocol  # noqa: E402
 from botapi.client import default_client  # noqa: E402
-from botapi.sdk import serve_in_background  # noqa: E402
-from botapi.sdk.examples.random_bot import RandomBot  # noqa: E402
 
 SECRET = "hms_bench-referee-secret"
 

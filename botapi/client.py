@@ -43,12 +43,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+from harbormaster_bot.signing import sign_headers
 
 from harbormaster import jsonparse
 
 from . import protocol
 from .lookups import Lookups
-from .signing import sign_headers
 from .ssrf import AddressPolicy, EndpointRefused, GuardedTransport, Resolver, deadline_scope
 from .ssrf import system_resolver as _system_resolver
 

@@ -3,7 +3,7 @@
 A bot author's test bench before registering. Each bot is an HTTP endpoint
 (``http://host:port/path``) or an example bot by name (``random``,
 ``greedy``), which is started in this process on a free loopback port with
-:func:`botapi.sdk.serve_in_background`. The games go through exactly what
+:func:`harbormaster_bot.serve_in_background`. The games go through exactly what
 the service runs: ``tournaments.creation.create_game`` and the referee's
 eager loop in ``tournaments.dispatch`` (the same ``advance``/``submit``,
 HTTP client, signatures, deadlines and faults). They are stored unrated and
@@ -45,6 +45,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test.utils import override_settings
 from django.utils.text import slugify
+from harbormaster_bot import RunningBot, serve_in_background
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
+from harbormaster_bot.server import SECRET_ENV
 
 import engines
 from tournaments.creation import create_game
@@ -54,10 +58,6 @@ from tournaments.referee import FORFEITED
 from . import services
 from .client import CallResult, default_client
 from .models import Bot
-from .sdk import RunningBot, serve_in_background
-from .sdk.examples.greedy import greedy_bot
-from .sdk.examples.random_bot import RandomBot
-from .sdk.server import SECRET_ENV
 from .ssrf import AddressPolicy
 
 LOCAL_USER = "local-play"

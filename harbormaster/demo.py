@@ -7,7 +7,7 @@ directly. Three steps:
   (an ordinary player account a visitor signs in with), likewise;
 * a few games of every engine between the example bots, played for real:
   a greedy bot and five random bots are served over HTTP on 127.0.0.1 from
-  this process (``botapi.sdk.serve_in_background``), registered as bots of the
+  this process (``harbormaster_bot.serve_in_background``), registered as bots of the
   example-bot account (``tournaments.seating``: anyone may seat them), and
   seated in games made with ``create_game``. On the embedded defaults Celery
   is eager, so each game plays to its end inside ``create_game``; with a
@@ -43,13 +43,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.backends.signals import connection_created
+from harbormaster_bot import RunningBot, serve_in_background
+from harbormaster_bot.examples.greedy import GreedyBot
+from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from botapi import services
 from botapi.models import Bot
-from botapi.sdk import RunningBot, serve_in_background
-from botapi.sdk.examples.greedy import GreedyBot
-from botapi.sdk.examples.random_bot import RandomBot
 from people import services as people
 from tournaments import events
 from tournaments.creation import create_game
@@ -161,7 +161,7 @@ def _ready_bot(owner: Any, name: str, handler: Any) -> tuple[Bot, RunningBot]:
             name=name,
             engines=slugs,
             endpoint_url=PLACEHOLDER_ENDPOINT,
-            description="Example bot served by the demo (botapi.sdk.examples).",
+            description="Example bot served by the demo (harbormaster_bot.examples).",
         )
     server = serve_in_background(handler, secret=bot.signing_secret, name=name)
     services.update_bot(

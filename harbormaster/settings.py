@@ -342,7 +342,7 @@ LOGGING = {
     "loggers": {
         "httpx": {"level": "WARNING"},
         "httpcore": {"level": "WARNING"},
-        "botapi.sdk": {"level": "WARNING"},
+        "harbormaster_bot": {"level": "WARNING"},
         "celery.app.trace": {"level": "WARNING"},
     },
 }

@@ -28,9 +28,9 @@ import time
 from typing import Any
 
 from django.db.models import QuerySet
+from harbormaster_bot.examples.greedy import CHOOSERS
+from harbormaster_bot.examples.greedy.common import request_rng
 
-from botapi.sdk.examples.greedy import CHOOSERS
-from botapi.sdk.examples.greedy.common import request_rng
 from engines import State
 
 from .decisions import FORFEITED, Decision, default_decision

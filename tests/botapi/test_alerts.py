@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.utils import timezone
+from harbormaster_bot.signing import verify_signature
 
 from botapi import alerts, services
 from botapi.models import Bot, BotAlert
-from botapi.signing import verify_signature
 from tests.botapi.owner_fixtures import game_with_moves
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory, UserFactory

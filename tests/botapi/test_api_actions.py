@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from harbormaster_bot import serve_in_background
 from rest_framework.test import APIClient, APIRequestFactory
 from rest_framework.views import APIView
 
 from botapi import services
 from botapi.api.authentication import BotTokenAuthentication
 from botapi.models import Bot
-from botapi.sdk import serve_in_background
 from tests.botapi.servers import unused_port
 from tests.factories import BotFactory, UserFactory
 

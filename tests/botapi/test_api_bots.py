@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 from django.test import override_settings
+from harbormaster_bot import serve_in_background
 from rest_framework.test import APIClient
 
 from botapi.models import Bot, hash_pull_token
-from botapi.sdk import serve_in_background
 from tests.botapi.servers import unused_port
 from tests.factories import BotFactory, GameFactory, seat_bot
 from tournaments.models import Competitor

@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from harbormaster_bot.signing import verify_signature
 
 from botapi import protocol
 from botapi.client import BotClient, CallResult, Fault, default_client
-from botapi.signing import verify_signature
 from botapi.ssrf import AddressPolicy, EndpointRefused, check_endpoint
 from tests.botapi.servers import MisbehavingServer, unused_port
 

@@ -10,15 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harbormaster_bot import Turn, check, serve_in_background
+from harbormaster_bot.examples.greedy import CHOOSERS, greedy_bot
+from harbormaster_bot.examples.greedy.cargo_noir import plan_value
+from harbormaster_bot.examples.greedy.manila import reach_probability
+from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from bench.bots import greedy_versus_random, play_game, table_size
 from botapi import protocol
-from botapi.sdk import Turn, check, serve_in_background
-from botapi.sdk.examples.greedy import CHOOSERS, greedy_bot
-from botapi.sdk.examples.greedy.cargo_noir import plan_value
-from botapi.sdk.examples.greedy.manila import reach_probability
-from botapi.sdk.examples.random_bot import RandomBot
 from engines import CHANCE, Dealer
 
 SLUGS = sorted(CHOOSERS)
@@ -118,7 +118,7 @@ def test_the_greedy_bots_need_neither_engines_nor_django() -> None:
         "import sys\n"
         "for name in ('django', 'engines', 'jsonschema', 'httpx'):\n"
         "    sys.modules[name] = None\n"
-        "from botapi.sdk.examples.greedy import greedy_bot\n"
+        "from harbormaster_bot.examples.greedy import greedy_bot\n"
         "greedy_bot('manila')\n"
     )
     result = subprocess.run(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from botapi.sdk.examples.greedy.manila import choose, placement_prices
+from harbormaster_bot.examples.greedy.manila import choose, placement_prices
+
 from tests.engines.test_manila_helpers import place, voyage_start
 
 

@@ -1,6 +1,6 @@
 """Issue 8's "done when", tried as a new user would.
 
-The bot is the ``my_bot.py`` example of ``botapi/sdk/README.md``, taken from
+The bot is the ``my_bot.py`` example of ``sdk/python/README.md``, taken from
 the README itself (so the docs and this test cannot drift apart). It is
 started on loopback, registered through the REST API with a user's token,
 restarted with the signing secret the registration shows once (as the README
@@ -17,17 +17,17 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from harbormaster_bot import serve_in_background
 from rest_framework.test import APIClient
 
 import engines
 from botapi import services
 from botapi.client import default_client
-from botapi.sdk import serve_in_background
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
-README = Path(__file__).resolve().parents[2] / "botapi" / "sdk" / "README.md"
+README = Path(__file__).resolve().parents[2] / "sdk" / "python" / "README.md"
 
 
 def readme_bot_module() -> types.ModuleType:

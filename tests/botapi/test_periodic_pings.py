@@ -11,10 +11,10 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
+from harbormaster_bot import serve_in_background
 
 from botapi import services, tasks
 from botapi.models import Bot
-from botapi.sdk import serve_in_background
 from harbormaster.celery import app
 from tests.botapi.servers import unused_port
 from tests.factories import BotFactory

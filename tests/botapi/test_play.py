@@ -7,11 +7,11 @@ import io
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from harbormaster_bot import serve_in_background
+from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi import play
 from botapi.models import Bot
-from botapi.sdk import serve_in_background
-from botapi.sdk.examples.random_bot import RandomBot
 from tournaments.models import Game, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,12 +14,12 @@ import threading
 
 import pytest
 from django.db import connection
+from harbormaster_bot import Turn, serve_in_background
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
 from rest_framework.test import APIClient
 
 import engines
-from botapi.sdk import Turn, serve_in_background
-from botapi.sdk.examples.greedy import greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from tests.factories import BotFactory, UserFactory
 from tournaments.creation import create_game
 from tournaments.models import Competitor, Game

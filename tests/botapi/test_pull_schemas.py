@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harbormaster_bot import Turn
+from harbormaster_bot.examples.greedy import greedy_bot
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from rest_framework.test import APIClient
 
 import engines
 from botapi import protocol, services
-from botapi.sdk import Turn
-from botapi.sdk.examples.greedy import greedy_bot
 from engines import CHANCE, Dealer
 from tests.factories import BotFactory
 from tournaments.creation import create_game

@@ -17,13 +17,13 @@ from typing import Any
 
 import httpx
 import pytest
+from harbormaster_bot import PortInUse, RunningBot, Turn, check, serve_in_background, sign_headers
+from harbormaster_bot.examples.random_bot import RandomBot
+from harbormaster_bot.replay import ReplayMemory
 
 import engines
 from botapi import protocol
 from botapi.client import BotClient, Fault
-from botapi.sdk import PortInUse, RunningBot, Turn, check, serve_in_background, sign_headers
-from botapi.sdk.examples.random_bot import RandomBot
-from botapi.sdk.replay import ReplayMemory
 from engines import CHANCE, Dealer
 from tests.botapi.servers import unused_port
 from tests.engines.toy import TOY
@@ -260,7 +260,7 @@ def test_the_same_question_asked_again_is_not_a_replay(
     """The referee asking again (e.g. after a crash) builds a new request: a new
     request_id, so a new signature, even within the same second."""
     frozen = float(int(time.time()))
-    monkeypatch.setattr("botapi.signing.time", SimpleNamespace(time=lambda: frozen))
+    monkeypatch.setattr("harbormaster_bot.signing.time", SimpleNamespace(time=lambda: frozen))
     for _ in range(2):
         result = client.act(bot.url, SECRET, act_request())
         assert result.ok, result.detail
@@ -272,9 +272,9 @@ def test_a_replay_is_refused_again_and_again_until_its_window_ends(
 ) -> None:
     """Remembered until the timestamp is too old to pass; then refused as stale."""
     clock = SimpleNamespace(time=time.time)
-    monkeypatch.setattr("botapi.signing.time", clock)
+    monkeypatch.setattr("harbormaster_bot.signing.time", clock)
     monkeypatch.setattr(
-        "botapi.sdk.server.time",
+        "harbormaster_bot.server.time",
         SimpleNamespace(time=lambda: clock.time(), monotonic=time.monotonic),
     )
     with serve_in_background(recorder, secret=SECRET, tolerance=60) as running:
@@ -458,7 +458,7 @@ def test_a_handler_without_act_is_refused() -> None:
 
 def test_the_sdk_imports_only_the_standard_library() -> None:
     code = (
-        "import sys; import botapi.sdk, botapi.sdk.examples.random_bot; "
+        "import sys; import harbormaster_bot, harbormaster_bot.examples.random_bot; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
         "{'django', 'httpx', 'jsonschema', 'engines', 'rest_framework'}); "
         "print(bad); sys.exit(1 if bad else 0)"
@@ -516,7 +516,9 @@ def held_port() -> Iterator[int]:
         yield int(sock.getsockname()[1])
 
 
-@pytest.mark.parametrize("module", ["botapi.sdk.examples.random_bot", "botapi.sdk.examples.greedy"])
+@pytest.mark.parametrize(
+    "module", ["harbormaster_bot.examples.random_bot", "harbormaster_bot.examples.greedy"]
+)
 def test_an_example_bot_on_a_port_in_use_says_so_in_one_line(module: str, held_port: int) -> None:
     done = subprocess.run(
         [sys.executable, "-m", module, "--port", str(held_port)],
@@ -536,7 +538,7 @@ def test_an_example_bot_on_a_port_in_use_says_so_in_one_line(module: str, held_p
 def test_an_example_bot_without_a_secret_says_so_in_one_line() -> None:
     env = {k: v for k, v in os.environ.items() if k != "HARBORMASTER_SECRET"}
     done = subprocess.run(
-        [sys.executable, "-m", "botapi.sdk.examples.random_bot", "--port", "0"],
+        [sys.executable, "-m", "harbormaster_bot.examples.random_bot", "--port", "0"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -554,8 +556,8 @@ def test_serving_in_the_background_on_a_port_in_use_raises_port_in_use(held_port
 
 
 def test_the_example_bots_default_ports_do_not_clash_with_the_demo() -> None:
-    from botapi.sdk.examples import random_bot
-    from botapi.sdk.examples.greedy import __main__ as greedy_main
+    from harbormaster_bot.examples import random_bot
+    from harbormaster_bot.examples.greedy import __main__ as greedy_main
 
     makefile = (ROOT / "Makefile").read_text()
     demo_port = int(re.search(r"^PORT \?= (\d+)$", makefile, re.M).group(1))
@@ -565,6 +567,6 @@ def test_the_example_bots_default_ports_do_not_clash_with_the_demo() -> None:
         "greedy": greedy_main.DEFAULT_PORT,
     }
     assert len(set(ports.values())) == 3, ports
-    readme = (ROOT / "botapi/sdk/README.md").read_text()
+    readme = (ROOT / "sdk/python/README.md").read_text()
     for name in ("random", "greedy"):
         assert f"127.0.0.1:{ports[name]}/" in readme, f"the SDK README shows {name}'s port"

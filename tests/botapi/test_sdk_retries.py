@@ -12,10 +12,10 @@ import time
 from types import SimpleNamespace
 
 import pytest
+from harbormaster_bot import Turn, serve_in_background
 
 from botapi.models import Bot
 from botapi.referee import ask_bot
-from botapi.sdk import Turn, serve_in_background
 from tests.factories import BotFactory
 from tournaments import statecache
 from tournaments.creation import create_game
@@ -45,7 +45,7 @@ def test_the_referee_asking_for_the_same_ply_twice_is_answered_twice(
             mode=Bot.Mode.PUSH, endpoint_url=running.url, signing_secret=SECRET
         )
         frozen = float(int(time.time()))  # both requests carry the same timestamp
-        monkeypatch.setattr("botapi.signing.time", SimpleNamespace(time=lambda: frozen))
+        monkeypatch.setattr("harbormaster_bot.signing.time", SimpleNamespace(time=lambda: frozen))
         decisions = []
         for _ in range(2):
             seat = Seat.objects.select_related("competitor__bot").get(game=game, position=position)

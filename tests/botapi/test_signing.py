@@ -1,4 +1,4 @@
-"""Request signing: the referee signs, bots verify (botapi.signing)."""
+"""Request signing: the referee signs, bots verify (harbormaster_bot.signing)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from botapi import signing
-from botapi.signing import (
+from harbormaster_bot import signing
+from harbormaster_bot.signing import (
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
     SignatureError,

@@ -13,11 +13,11 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from harbormaster_bot import serve_in_background
+from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi.models import Bot
 from botapi.referee import charge_time_bank
-from botapi.sdk import serve_in_background
-from botapi.sdk.examples.random_bot import RandomBot
 from tests.factories import BotFactory
 from tournaments import players, referee, statecache
 from tournaments.creation import create_game

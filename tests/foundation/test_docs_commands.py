@@ -36,16 +36,16 @@ def bare_invocations(text: str) -> list[str]:
 def test_the_pattern_catches_what_fails_in_a_fresh_clone() -> None:
     assert bare_invocations("run `python manage.py migrate` first")
     assert bare_invocations("    python -m bench.engines --seconds 3")
-    assert bare_invocations("python3 -m botapi.sdk.check http://127.0.0.1:8001/")
+    assert bare_invocations("python3 -m harbormaster_bot.check http://127.0.0.1:8001/")
     assert not bare_invocations("run `.venv/bin/python manage.py migrate` first")
-    assert not bare_invocations(".venv/bin/python -m botapi.sdk.examples.random_bot")
+    assert not bare_invocations(".venv/bin/python -m harbormaster_bot.examples.random_bot")
     assert not bare_invocations("python3.11 -m venv .venv")
     assert not bare_invocations("`manage.py play` plays local games")
 
 
 def test_no_doc_tells_a_new_user_to_run_a_bare_python() -> None:
     files = shown_to_readers()
-    assert ROOT / "README.md" in files and ROOT / "botapi/sdk/README.md" in files
+    assert ROOT / "README.md" in files and ROOT / "sdk/python/README.md" in files
     assert ROOT / "templates/tournaments/game.html" in files
     found = {
         str(path.relative_to(ROOT)): lines
@@ -55,7 +55,7 @@ def test_no_doc_tells_a_new_user_to_run_a_bare_python() -> None:
     assert found == {}, "say .venv/bin/python (a fresh clone has no Django elsewhere)"
 
 
-README_PAGES = ["README.md", "botapi/sdk/README.md"]
+README_PAGES = ["README.md", "sdk/python/README.md"]
 
 
 def test_what_the_readmes_point_at_exists() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from harbormaster_bot import serve_in_background
 
 from botapi.models import Bot
-from botapi.sdk import serve_in_background
 from tests.factories import BotFactory
 
 BOT_SECRET = "hms_loopback-test-secret"

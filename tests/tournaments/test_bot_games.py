@@ -6,12 +6,12 @@
 from __future__ import annotations
 
 import pytest
+from harbormaster_bot import serve_in_background
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from botapi.models import Bot
-from botapi.sdk import serve_in_background
-from botapi.sdk.examples.greedy import greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from ratings.models import RatingChange
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory

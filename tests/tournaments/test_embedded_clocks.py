@@ -18,8 +18,8 @@ from typing import TypeVar
 import pytest
 from django.db import OperationalError, connection
 from django.utils import timezone
+from harbormaster_bot.examples.random_bot import RandomBot
 
-from botapi.sdk.examples.random_bot import RandomBot
 from harbormaster.asgi import application
 from harbormaster.embedded_scheduler import StartsBeat
 from tests.factories import BotFactory

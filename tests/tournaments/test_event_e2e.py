@@ -24,12 +24,12 @@ from pathlib import Path
 import httpx
 import pytest
 from django.conf import settings
+from harbormaster_bot import serve_in_background
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from botapi.models import Bot
-from botapi.sdk import serve_in_background
-from botapi.sdk.examples.greedy import greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory
 from tests.foundation.processes import clean_env
 from tests.foundation.servers import Server, start_server

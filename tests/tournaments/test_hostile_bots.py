@@ -8,8 +8,8 @@ on a bot's reply, and what it stores about the reply fits the database.
 from __future__ import annotations
 
 import pytest
+from harbormaster_bot.examples.random_bot import RandomBot
 
-from botapi.sdk.examples.random_bot import RandomBot
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory
 from tournaments.creation import create_game

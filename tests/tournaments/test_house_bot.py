@@ -17,11 +17,11 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
+from harbormaster_bot.examples.greedy import CHOOSERS, GreedyBot
+from harbormaster_bot.server import Turn
 
 import engines
 from botapi import protocol
-from botapi.sdk.examples.greedy import CHOOSERS, GreedyBot
-from botapi.sdk.server import Turn
 from engines import CHANCE
 from ratings.models import Rating, RatingChange
 from tests.engines.helpers import perturb_secrets

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
-from botapi.sdk.examples.greedy import greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from engines import CHANCE
 from ratings.models import RatingChange
 from tournaments.creation import create_game

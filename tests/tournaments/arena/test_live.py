@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from harbormaster_bot.examples.random_bot import RandomBot
 
-from botapi.sdk.examples.random_bot import RandomBot
 from ratings.models import Rating, RatingChange, RatingScope
 from tests.factories import LeagueFactory
 from tournaments import arena

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from harbormaster_bot.examples.greedy import greedy_bot
+from harbormaster_bot.examples.random_bot import RandomBot
 
-from botapi.sdk.examples.greedy import greedy_bot
-from botapi.sdk.examples.random_bot import RandomBot
 from tests.tournaments.workers import WorkerFarm, wait_for, worker_farm
 from tournaments import events
 from tournaments.events.rounds import due_rounds

@@ -10,7 +10,7 @@ request comes from Harbormaster (only it and the bot know the secret) and
 refuse a recorded request replayed later (the timestamp must be recent).
 
 This module imports nothing outside the standard library because the bot SDK
-(``botapi.sdk``) uses it on the bot author's machine, without Django.
+(``harbormaster_bot``) uses it on the bot author's machine, without Django.
 
 During a secret rotation the sender may put several signatures in one header,
 comma separated (``v1=aaa,v1=bbb``); a request is genuine when any of them

@@ -1,4 +1,4 @@
-"""Check a running bot endpoint: ``.venv/bin/python -m botapi.sdk.check URL --secret S``.
+"""Check a running bot endpoint: ``.venv/bin/python -m harbormaster_bot.check URL --secret S``.
 
 Sends a signed ``ping`` and a signed ``act`` request the way the referee
 does, checks the replies against protocol v1 and prints what happened, so a
@@ -20,7 +20,7 @@ import urllib.request
 import uuid
 from typing import Any
 
-from botapi.signing import sign_headers
+from harbormaster_bot.signing import sign_headers
 
 from .server import SECRET_ENV
 

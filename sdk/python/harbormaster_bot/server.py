@@ -5,7 +5,7 @@ can run it anywhere Python 3.11 runs. It speaks bot protocol v1:
 
 * checks every request's signature and timestamp, and refuses one it has
   already taken (401 with a JSON error otherwise), so only Harbormaster can
-  make the bot move, and only once per request (:mod:`botapi.sdk.replay`);
+  make the bot move, and only once per request (:mod:`harbormaster_bot.replay`);
 * says so when a request's body was cut off (the sender's connection closed
   before ``Content-Length`` bytes came), instead of calling it a bad signature;
 * routes ``act`` to ``handler.act(turn)`` (or to ``handler(turn)`` when the
@@ -34,7 +34,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from botapi.signing import TOLERANCE_SECONDS, SignatureError, compute_signature, verify_signature
+from harbormaster_bot.signing import (
+    TOLERANCE_SECONDS,
+    SignatureError,
+    compute_signature,
+    verify_signature,
+)
 
 from .replay import DEFAULT_CAPACITY, ReplayMemory
 
@@ -387,7 +392,7 @@ def serve(
 
     ``secret`` defaults to the ``HARBORMASTER_SECRET`` environment variable.
     ``replay_capacity`` bounds how many recent requests are remembered to
-    refuse replays (:mod:`botapi.sdk.replay`).
+    refuse replays (:mod:`harbormaster_bot.replay`).
     Use ``host="0.0.0.0"`` to accept connections from other machines. A port
     already in use, or a missing secret, ends the program with one line saying
     so and exit status 1, as a command-line program should, not a traceback.

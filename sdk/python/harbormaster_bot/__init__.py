@@ -2,17 +2,17 @@
 
 Standard library only, no Django::
 
-    from botapi.sdk import serve
+    from harbormaster_bot import serve
 
     def act(turn):
         return 0  # the index of the chosen action in turn.legal_actions
 
     serve(act, port=8001, secret="...", name="my-bot")
 
-See ``botapi/sdk/README.md`` and ``docs/bot-protocol.md``.
+See ``sdk/python/README.md`` and ``docs/bot-protocol.md``.
 """
 
-from botapi.signing import (
+from harbormaster_bot.signing import (
     SIGNATURE_HEADER,
     TIMESTAMP_HEADER,
     SignatureError,

@@ -1,12 +1,12 @@
 """Greedy example bots: one simple heuristic per game, clearly better than random.
 
-    from botapi.sdk.examples.greedy import greedy_bot
+    from harbormaster_bot.examples.greedy import greedy_bot
     bot = greedy_bot("manila")       # or None: plays whichever game it is asked
     serve(bot, port=8002)
 
 or from a shell::
 
-    .venv/bin/python -m botapi.sdk.examples.greedy --engine manila --secret ...
+    .venv/bin/python -m harbormaster_bot.examples.greedy --engine manila --secret ...
 
 Each game's heuristic lives in its own module (``manila``, ``batavia``,
 ``cargo_noir``, ``grog_island``) as ``choose(view, legal_actions, rng)``
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 
-from botapi.sdk.server import Turn
+from harbormaster_bot.server import Turn
 
 from . import batavia, cargo_noir, grog_island, manila
 from .common import Chooser, request_rng
@@ -48,7 +48,7 @@ class GreedyBot:
         """Index of the chosen action in ``turn.legal_actions``.
 
         A game this module has no heuristic for (e.g. the ``sample`` request of
-        ``botapi.sdk.check``) gets the first legal action; one of the four
+        ``harbormaster_bot.check``) gets the first legal action; one of the four
         games other than the bot's own ``engine`` is refused with an error, so
         a bot registered for the wrong game shows up as a fault.
         """

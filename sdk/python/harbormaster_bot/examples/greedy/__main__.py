@@ -1,6 +1,6 @@
 """Serve a greedy example bot.
 
-    HARBORMASTER_SECRET=... .venv/bin/python -m botapi.sdk.examples.greedy --engine manila
+    HARBORMASTER_SECRET=... .venv/bin/python -m harbormaster_bot.examples.greedy --engine manila
 
 Without ``--engine`` the bot plays whichever of the four games it is asked.
 It listens on 127.0.0.1:8002 unless told otherwise (``--port``): ``make demo``
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 
-from botapi.sdk import serve
+from harbormaster_bot import serve
 
 from . import CHOOSERS, greedy_bot
 

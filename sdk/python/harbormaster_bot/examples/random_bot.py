@@ -2,7 +2,7 @@
 
 Run it::
 
-    HARBORMASTER_SECRET=your-secret .venv/bin/python -m botapi.sdk.examples.random_bot
+    HARBORMASTER_SECRET=your-secret .venv/bin/python -m harbormaster_bot.examples.random_bot
 
 It listens on 127.0.0.1:8001 unless told otherwise (``--port``): ``make demo``
 serves the site on 8000, and the greedy example bot defaults to 8002, so all
@@ -20,7 +20,7 @@ import logging
 import random
 from typing import Any
 
-from botapi.sdk import DEFAULT_PORT, Turn, serve
+from harbormaster_bot import DEFAULT_PORT, Turn, serve
 
 log = logging.getLogger(__name__)
 
