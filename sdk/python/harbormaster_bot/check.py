@@ -3,9 +3,9 @@
 Sends a signed ``ping`` and a signed ``act`` request the way the referee
 does, checks the replies against protocol v1 and prints what happened, so a
 bot author can test an endpoint before registering it. Standard library
-only. With ``--engine SLUG`` (inside the Harbormaster checkout) the act
-request is a real opening position of that game; otherwise it is a small
-made-up one.
+only. With ``--engine SLUG`` (where the ``engines`` package is installed:
+``harbormaster-engines``, or a Harbormaster checkout) the act request is a
+real opening position of that game; otherwise it is a small made-up one.
 """
 
 from __future__ import annotations
@@ -50,19 +50,39 @@ def sample_act_request(deadline_ms: int) -> dict[str, Any]:
 
 
 def engine_act_request(slug: str, deadline_ms: int) -> dict[str, Any]:
-    """An act request for the first player decision of a real engine (needs ``engines``)."""
-    import engines  # only inside the Harbormaster checkout
-    from botapi.protocol import act_request_for_state
+    """An act request for the first player decision of a real engine.
 
-    state = engines.get(slug).new_game(engines.get(slug).min_players)
+    Needs the ``engines`` package (the ``harbormaster-engines`` distribution,
+    or a Harbormaster checkout) but nothing of the server, so it works where
+    a bot author installed the two distributions; the request has the shape
+    the referee's (``botapi.protocol.act_request_for_state``).
+    """
+    import engines
+
+    engine = engines.get(slug)
+    state = engine.new_game(engine.min_players)
     dealer = engines.Dealer(1)
     ply = 0
     while state.to_move == [engines.CHANCE]:
         state.apply(engines.CHANCE, dealer.choose(state))
         ply += 1
-    return act_request_for_state(
-        state, game_id="check", seat=state.to_move[0], ply=ply, deadline_ms=deadline_ms
+    seat = state.to_move[0]
+    request = sample_act_request(deadline_ms)
+    request["game"] = {
+        "id": "check",
+        "engine": engine.slug,
+        "engine_version": str(engine.version),
+        "num_players": state.num_players,
+        "options": dict(state.options),
+        "seat": seat,
+    }
+    request.update(
+        ply=ply,
+        view=state.view(seat),
+        legal_actions=state.legal_actions(seat),
+        events=list(state.events),
     )
+    return request
 
 
 def send(url: str, secret: str, message: dict[str, Any], timeout: float) -> tuple[int, Any, float]:
@@ -106,7 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check a Harbormaster bot endpoint.")
     parser.add_argument("url", help="the bot's endpoint, e.g. http://127.0.0.1:8000/")
     parser.add_argument("--secret", help=f"signing secret (default: ${SECRET_ENV})")
-    parser.add_argument("--engine", help="use a real opening position of this engine")
+    parser.add_argument(
+        "--engine",
+        help="use a real opening position of this engine (needs harbormaster-engines)",
+    )
     parser.add_argument("--deadline-ms", type=int, default=2000)
     args = parser.parse_args(argv)
     secret = args.secret or os.environ.get(SECRET_ENV, "")
