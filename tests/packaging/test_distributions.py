@@ -237,3 +237,23 @@ def test_build_leftovers_are_ignored_by_git() -> None:
     if done.returncode == 128:
         pytest.skip(f"not a git checkout: {done.stderr.strip()}")
     assert sorted(done.stdout.split()) == sorted(leftovers)
+
+
+def test_the_sdk_readme_starts_by_installing_these_two_distributions() -> None:
+    """What the README tells a new bot author to install is what the test above builds.
+
+    (Its literal commands build with pip's isolated setuptools, from the
+    network; they were run by hand in a fresh venv when the README was written.)
+    """
+    readme = (SDK / "README.md").read_text(encoding="utf-8")
+    before_any_section = readme.split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", before_any_section, re.S)
+    assert block, "the README starts with the install commands"
+    commands = [line for line in block.group(1).splitlines() if not line.startswith("#")]
+    assert commands[0] == "python3.11 -m venv .venv && .venv/bin/pip install ./sdk/python"
+    installed = {path for command in commands for path in re.findall(r"'?\./([\w/]+)", command)}
+    assert installed == {"sdk/python", "engines"}
+    names = {pyproject(ROOT / path)["name"] for path in installed}
+    assert names == {"harbormaster-bot", "harbormaster-engines"}
+    assert "harbormaster-engines" in pyproject(SDK)["optional-dependencies"]["search"][0]
+    assert "copy these files" not in readme.lower()
