@@ -113,7 +113,7 @@ def test_an_unknown_engine_name_is_refused_up_front() -> None:
 
 
 def test_the_greedy_bots_need_neither_engines_nor_django() -> None:
-    """A bot author copies botapi/sdk only: the examples must import without the rest."""
+    """A bot author installs harbormaster-bot alone: the examples must import without the rest."""
     code = (
         "import sys\n"
         "for name in ('django', 'engines', 'jsonschema', 'httpx'):\n"
