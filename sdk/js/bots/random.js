@@ -9,9 +9,8 @@
  * make `act` smarter.
  */
 import { randomInt } from "node:crypto";
-import { fileURLToPath } from "node:url";
 
-import { main } from "../src/run.js";
+import { isMain, main } from "../src/run.js";
 
 /** A small seeded generator (mulberry32) so that `--seed` makes games reproducible. */
 export function seededRandom(seed) {
@@ -48,7 +47,7 @@ export class RandomBot {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   await main((args) => new RandomBot(args.seed === undefined ? undefined : Number.parseInt(args.seed, 10)), {
     extra: { seed: { type: "string" } },
     defaults: { name: "random-js", version: "1" },

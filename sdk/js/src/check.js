@@ -12,9 +12,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 
+import { isMain } from "./run.js";
 import { SECRET_ENV } from "./server.js";
 import { signHeaders } from "./signing.js";
 
@@ -136,6 +136,6 @@ export async function main(argv = process.argv.slice(2), env = process.env) {
   return check(positionals[0], secret, { deadlineMs });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   process.exitCode = await main();
 }

@@ -7,6 +7,8 @@
  * demo`'s 8000); 0 picks a free one. A port in use or a missing secret ends
  * the program with one line saying so and exit status 1, not a stack trace.
  */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 import { MissingSecret, SECRET_ENV, createBotServer } from "./server.js";
@@ -26,6 +28,19 @@ export class PortInUse extends Error {
 
 /** A bad command line; the message says what to change. */
 export class UsageError extends Error {}
+
+/**
+ * Whether the module at `moduleUrl` is the program node was started with
+ * (`node my-bot.js`), also through a symlink such as node_modules/.bin.
+ */
+export function isMain(moduleUrl) {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
+  }
+}
 
 export function urlOf(host, port) {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}/`;
