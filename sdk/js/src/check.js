@@ -11,6 +11,8 @@
  * `python -m harbormaster_bot.check`.
  */
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
 import { performance } from "node:perf_hooks";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 
@@ -37,25 +39,35 @@ export function sampleActRequest(deadlineMs) {
   };
 }
 
-/** POST a signed message; `{ status, reply, ms }` (reply parsed as JSON when it is). */
-export async function send(url, secret, message, timeoutMs) {
+/**
+ * POST a signed message; `{ status, reply, ms }` (reply parsed as JSON when it is).
+ * node:http rather than fetch, which refuses some ports (6000, 6665-6669, ...) a bot may use.
+ */
+export function send(url, secret, message, timeoutMs) {
   const body = Buffer.from(JSON.stringify(message), "utf8");
+  const headers = { "Content-Type": "application/json", "Content-Length": body.length, ...signHeaders(secret, body) };
   const started = performance.now();
-  const response = await fetch(url, {
-    method: "POST",
-    body,
-    headers: { "Content-Type": "application/json", ...signHeaders(secret, body) },
-    signal: AbortSignal.timeout(timeoutMs),
+  const client = new URL(url).protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const outgoing = client.request(url, { method: "POST", headers, timeout: timeoutMs }, (response) => {
+      const chunks = [];
+      response.on("data", (chunk) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        let reply;
+        try {
+          reply = JSON.parse(text);
+        } catch {
+          reply = text.slice(0, 500);
+        }
+        resolve({ status: response.statusCode, reply, ms: performance.now() - started });
+      });
+    });
+    outgoing.on("timeout", () => outgoing.destroy(new Error(`no reply within ${timeoutMs} ms`)));
+    outgoing.on("error", reject);
+    outgoing.end(body);
   });
-  const text = await response.text();
-  const ms = performance.now() - started;
-  let reply;
-  try {
-    reply = JSON.parse(text);
-  } catch {
-    reply = text.slice(0, 500);
-  }
-  return { status: response.status, reply, ms };
 }
 
 /** What is wrong with a ping reply (empty when it is fine), per ping-reply.schema.json. */
@@ -108,7 +120,7 @@ export async function check(url, secret, { deadlineMs = 2000, print = console.lo
     for (const issue of issues) print(`  problem: ${issue}`);
     failures += issues.length > 0;
   } catch (error) {
-    print(`could not reach ${url}: ${error.cause?.message ?? error.message}`);
+    print(`could not reach ${url}: ${error.message}`);
     return 2;
   }
   print(failures ? `${failures} check(s) failed` : "OK: the endpoint speaks protocol v1");
