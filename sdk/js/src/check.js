@@ -45,7 +45,11 @@ export function sampleActRequest(deadlineMs) {
  */
 export function send(url, secret, message, timeoutMs) {
   const body = Buffer.from(JSON.stringify(message), "utf8");
-  const headers = { "Content-Type": "application/json", "Content-Length": body.length, ...signHeaders(secret, body) };
+  const headers = {
+    "Content-Type": "application/json",
+    "Content-Length": body.length,
+    ...signHeaders(secret, body),
+  };
   const started = performance.now();
   const client = new URL(url).protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -72,22 +76,28 @@ export function send(url, secret, message, timeoutMs) {
 
 /** What is wrong with a ping reply (empty when it is fine), per ping-reply.schema.json. */
 export function problemsWithPingReply(reply, request) {
-  if (reply === null || typeof reply !== "object" || Array.isArray(reply)) return ["the reply must be a JSON object"];
+  if (reply === null || typeof reply !== "object" || Array.isArray(reply))
+    return ["the reply must be a JSON object"];
   const found = [];
-  if (reply.request_id !== request.request_id) found.push(`request_id is ${JSON.stringify(reply.request_id)}, expected the request's`);
+  if (reply.request_id !== request.request_id)
+    found.push(`request_id is ${JSON.stringify(reply.request_id)}, expected the request's`);
   for (const field of ["name", "version"]) {
     const value = reply[field];
-    if (typeof value !== "string" || value.length < 1 || value.length > 100) found.push(`${field} must be a string of 1 to 100 characters`);
+    if (typeof value !== "string" || value.length < 1 || value.length > 100)
+      found.push(`${field} must be a string of 1 to 100 characters`);
   }
-  if ("protocol" in reply && !(Number.isInteger(reply.protocol) && reply.protocol >= 1)) found.push("protocol must be a whole number from 1");
+  if ("protocol" in reply && !(Number.isInteger(reply.protocol) && reply.protocol >= 1))
+    found.push("protocol must be a whole number from 1");
   return found;
 }
 
 /** What is wrong with an act reply (empty when it is fine), per act-reply.schema.json. */
 export function problemsWithActReply(reply, request) {
-  if (reply === null || typeof reply !== "object" || Array.isArray(reply)) return ["the reply must be a JSON object"];
+  if (reply === null || typeof reply !== "object" || Array.isArray(reply))
+    return ["the reply must be a JSON object"];
   const found = [];
-  if (reply.request_id !== request.request_id) found.push(`request_id is ${JSON.stringify(reply.request_id)}, expected the request's`);
+  if (reply.request_id !== request.request_id)
+    found.push(`request_id is ${JSON.stringify(reply.request_id)}, expected the request's`);
   const legal = request.legal_actions;
   if ("action" in reply === "action_index" in reply) {
     found.push('give exactly one of "action" or "action_index"');

@@ -100,14 +100,18 @@ export function parseBotArgs(argv, env = process.env, extra = {}, defaults = {})
  * on URL`; on a usage error, a missing secret or a port in use, prints one
  * line to stderr and sets exit status 1. Resolves with the server (or null).
  */
-export async function runBot(handler, { host, port, secret, name = "bot", version = "1", log = console } = {}) {
+export async function runBot(
+  handler,
+  { host, port, secret, name = "bot", version = "1", log = console } = {},
+) {
   let server;
   try {
     server = createBotServer(handler, { secret, name, version, log });
     const where = await listen(server, { host, port });
     console.log(`bot '${name}' v${version} listening on ${where.url}`);
   } catch (error) {
-    if (!(error instanceof PortInUse || error instanceof MissingSecret || error instanceof UsageError)) throw error;
+    if (!(error instanceof PortInUse || error instanceof MissingSecret || error instanceof UsageError))
+      throw error;
     console.error(`bot '${name}': ${error.message}`);
     process.exitCode = 1;
     server?.close();
@@ -123,7 +127,10 @@ export async function runBot(handler, { host, port, secret, name = "bot", versio
 }
 
 /** `parseBotArgs` then `runBot`, with the one-line error for a bad command line. */
-export async function main(makeHandler, { argv = process.argv.slice(2), env = process.env, extra = {}, defaults = {} } = {}) {
+export async function main(
+  makeHandler,
+  { argv = process.argv.slice(2), env = process.env, extra = {}, defaults = {} } = {},
+) {
   let args;
   try {
     args = parseBotArgs(argv, env, extra, defaults);

@@ -61,7 +61,12 @@ class Reply {
 const refusal = (status, error, detail, options) => new Reply(status, { error, detail }, options);
 
 function routesOf(handler) {
-  const act = typeof handler?.act === "function" ? handler.act.bind(handler) : typeof handler === "function" ? handler : null;
+  const act =
+    typeof handler?.act === "function"
+      ? handler.act.bind(handler)
+      : typeof handler === "function"
+        ? handler
+        : null;
   if (act === null) throw new TypeError("the handler needs an act(turn) method, or must be a function");
   const optional = (method) => (typeof handler[method] === "function" ? handler[method].bind(handler) : null);
   return { act, start: optional("start"), finish: optional("finish") };
@@ -76,17 +81,24 @@ function readBody(request, length) {
       received += chunk.length;
     });
     request.on("end", () => {
-      if (received < length) reject(new BodyCutOff(received, length, "the sender closed the connection before the end"));
+      if (received < length)
+        reject(new BodyCutOff(received, length, "the sender closed the connection before the end"));
       else resolve(Buffer.concat(chunks));
     });
-    request.on("error", (error) => reject(new BodyCutOff(received, length, `connection failed: ${error.message}`)));
-    request.on("close", () => reject(new BodyCutOff(received, length, "the sender closed the connection before the end")));
+    request.on("error", (error) =>
+      reject(new BodyCutOff(received, length, `connection failed: ${error.message}`)),
+    );
+    request.on("close", () =>
+      reject(new BodyCutOff(received, length, "the sender closed the connection before the end")),
+    );
   });
 }
 
 /** Header values as the Python SDK sees them: the first of each name. */
 function firstValues(request) {
-  return Object.fromEntries(Object.entries(request.headersDistinct).map(([name, values]) => [name, values[0]]));
+  return Object.fromEntries(
+    Object.entries(request.headersDistinct).map(([name, values]) => [name, values[0]]),
+  );
 }
 
 /**
@@ -144,7 +156,9 @@ export function createBotServer(handler, options = {}) {
       return { action_index: 0, note: "handler too slow; SDK answered the first action" };
     }
     if (turn.timeLeftMs() === 0) {
-      log.warn(`act returned after its ${budget} ms at ply ${request.ply} (synchronous code cannot be interrupted)`);
+      log.warn(
+        `act returned after its ${budget} ms at ply ${request.ply} (synchronous code cannot be interrupted)`,
+      );
     }
     return asReply(choice, turn.legalActions.length);
   }
@@ -172,7 +186,8 @@ export function createBotServer(handler, options = {}) {
       return refusal(411, "length_required", "send a Content-Length", { close: true });
     }
     const length = Number(lengthText);
-    if (length > maxBodyBytes) return refusal(413, "too_large", `at most ${maxBodyBytes} bytes`, { close: true });
+    if (length > maxBodyBytes)
+      return refusal(413, "too_large", `at most ${maxBodyBytes} bytes`, { close: true });
     let body;
     try {
       body = await readBody(request, length);
@@ -190,8 +205,10 @@ export function createBotServer(handler, options = {}) {
     let message;
     try {
       message = JSON.parse(UTF8.decode(body));
-      if (message === null || typeof message !== "object" || Array.isArray(message)) throw new TypeError("not a JSON object");
-      for (const field of ["kind", "request_id"]) if (!(field in message)) throw new TypeError(`no ${JSON.stringify(field)}`);
+      if (message === null || typeof message !== "object" || Array.isArray(message))
+        throw new TypeError("not a JSON object");
+      for (const field of ["kind", "request_id"])
+        if (!(field in message)) throw new TypeError(`no ${JSON.stringify(field)}`);
     } catch (error) {
       return refusal(400, "bad_request", `not a protocol message: ${error.message}`);
     }

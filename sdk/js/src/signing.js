@@ -42,7 +42,8 @@ export class SignatureError extends Error {
 
 // Python's str.strip() removes these (str.isspace); JavaScript's trim() differs
 // on a few control characters, so both kits trim the same way.
-const PY_SPACE = "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const PY_SPACE =
+  "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
 const EDGE_SPACE = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, "gu");
 const strip = (text) => text.replace(EDGE_SPACE, "");
 

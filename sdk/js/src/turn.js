@@ -60,7 +60,12 @@ export function asReply(choice, count) {
     }
     return { action_index: choice };
   }
-  if (choice !== null && typeof choice === "object" && !Array.isArray(choice) && typeof choice.type === "string") {
+  if (
+    choice !== null &&
+    typeof choice === "object" &&
+    !Array.isArray(choice) &&
+    typeof choice.type === "string"
+  ) {
     return { action: choice };
   }
   throw new TypeError(

@@ -43,11 +43,17 @@ test("reply problems are named", () => {
   assert.deepEqual(problemsWithActReply({ request_id: id, action_index: 2 }, act), []);
   assert.deepEqual(problemsWithActReply({ request_id: id, action: { type: "bid", amount: 1 } }, act), []);
   assert.match(problemsWithActReply({ request_id: id, action_index: 3 }, act)[0], /not in 0..2/);
-  assert.match(problemsWithActReply({ request_id: id, action: { type: "bid", amount: 9 } }, act)[0], /not among/);
+  assert.match(
+    problemsWithActReply({ request_id: id, action: { type: "bid", amount: 9 } }, act)[0],
+    /not among/,
+  );
   assert.match(problemsWithActReply({ request_id: id }, act)[0], /exactly one/);
   assert.match(problemsWithActReply({ request_id: "x", action_index: 0 }, act)[0], /request_id/);
   const ping = { request_id: "p" };
-  assert.deepEqual(problemsWithPingReply({ request_id: "p", name: "n", version: "1", protocol: 1 }, ping), []);
+  assert.deepEqual(
+    problemsWithPingReply({ request_id: "p", name: "n", version: "1", protocol: 1 }, ping),
+    [],
+  );
   assert.match(problemsWithPingReply({ request_id: "p", name: "", version: "1" }, ping)[0], /name/);
 });
 

@@ -20,7 +20,10 @@ test("it picks every legal index, about uniformly, and nothing else", () => {
   for (const bot of [new RandomBot(), new RandomBot(7)]) {
     const counts = [0, 0, 0, 0];
     for (let i = 0; i < 4000; i++) counts[bot.act(turnWith(4))] += 1;
-    assert.equal(counts.reduce((a, b) => a + b), 4000);
+    assert.equal(
+      counts.reduce((a, b) => a + b),
+      4000,
+    );
     for (const count of counts) assert.ok(count > 850 && count < 1150, String(counts));
     assert.equal(bot.act(turnWith(1)), 0);
   }
@@ -54,7 +57,9 @@ async function launch(args, env) {
 }
 
 test("the program listens where it is told, answers as named and stops on SIGTERM", async () => {
-  const bot = await launch(["--port", "0", "--name", "my-js-bot", "--version", "2.5"], { HARBORMASTER_SECRET: "cli" });
+  const bot = await launch(["--port", "0", "--name", "my-js-bot", "--version", "2.5"], {
+    HARBORMASTER_SECRET: "cli",
+  });
   try {
     const url = bot.output().match(/listening on (http:\S+)/)?.[1];
     assert.ok(url, bot.output());
@@ -89,7 +94,11 @@ test("a port in use, a missing secret or a bad option is one line and status 1",
   const port = running.output().match(/:(\d+)\//)[1];
   try {
     const cases = [
-      [["--port", port], { HARBORMASTER_SECRET: "s" }, `bot 'random-js': cannot listen on 127.0.0.1:${port}: port in use`],
+      [
+        ["--port", port],
+        { HARBORMASTER_SECRET: "s" },
+        `bot 'random-js': cannot listen on 127.0.0.1:${port}: port in use`,
+      ],
       [["--port", "0"], {}, "bot 'random-js': a signing secret is required"],
       [["--port", "http"], { HARBORMASTER_SECRET: "s" }, "bot 'random-js': the port must be a whole number"],
       [["--colour", "red"], { HARBORMASTER_SECRET: "s" }, "bot 'random-js': Unknown option '--colour'"],

@@ -33,7 +33,10 @@ after(() => rmSync(project, { recursive: true, force: true }));
 
 test("the README's unit test passes", async () => {
   const { NODE_TEST_CONTEXT, ...env } = process.env; // run as its own test run, reporting as text
-  const child = spawn(process.execPath, ["--test", "--test-reporter=tap", "my-bot.test.js"], { cwd: project, env });
+  const child = spawn(process.execPath, ["--test", "--test-reporter=tap", "my-bot.test.js"], {
+    cwd: project,
+    env,
+  });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -51,7 +54,8 @@ test("the README's bot runs and passes the checker", async () => {
   try {
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
-    for (let i = 0; i < 200 && !output.includes("listening"); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && !output.includes("listening"); i++)
+      await new Promise((r) => setTimeout(r, 25));
     const url = output.match(/bot 'my-bot' v0\.1 listening on (\S+)/)?.[1];
     assert.ok(url, output);
     const lines = [];

@@ -94,7 +94,10 @@ describe("a running bot", () => {
 
   test("the schema check itself refuses a wrong reply", { skip: !haveSchemas && "no botapi/schemas" }, () => {
     assert.notDeepEqual(validate("ping-reply", { request_id: "p", name: "", version: 1 }), []);
-    assert.notDeepEqual(validate("act-reply", { request_id: "a", action_index: 1, action: { type: "x" } }), []);
+    assert.notDeepEqual(
+      validate("act-reply", { request_id: "a", action_index: 1, action: { type: "x" } }),
+      [],
+    );
     assert.notDeepEqual(validate("act-reply", { request_id: "a", action_index: -1 }), []);
   });
 
@@ -162,7 +165,10 @@ describe("a running bot", () => {
   test("any path is served, like the Python SDK (a proxy may rewrite it)", async () => {
     const message = { protocol: 1, kind: "ping", request_id: "path" };
     const body = JSON.stringify(message);
-    const reply = await request(`${bot.url}bots/mine?x=1`, { body, headers: signHeaders("test-secret", body) });
+    const reply = await request(`${bot.url}bots/mine?x=1`, {
+      body,
+      headers: signHeaders("test-secret", body),
+    });
     assert.equal(reply.status, 200);
   });
 
@@ -207,7 +213,12 @@ describe("what act returns", () => {
       [() => 3, /index 3; there are 3/],
       [() => "bid", /act must return/],
       [() => true, /act must return/],
-      [() => { throw new Error("boom"); }, /Error: boom/],
+      [
+        () => {
+          throw new Error("boom");
+        },
+        /Error: boom/,
+      ],
     ]) {
       const { reply } = await answer(act);
       assert.equal(reply.status, 500);
@@ -227,10 +238,13 @@ describe("what act returns", () => {
 
   test("turn.timeLeftMs() counts down from the budget", async () => {
     let left;
-    await answer((turn) => {
-      left = turn.timeLeftMs();
-      return 0;
-    }, { deadline_ms: 1000 });
+    await answer(
+      (turn) => {
+        left = turn.timeLeftMs();
+        return 0;
+      },
+      { deadline_ms: 1000 },
+    );
     assert.ok(left > 700 && left <= 850, String(left));
   });
 });
@@ -240,7 +254,7 @@ test("a body cut off before its Content-Length is logged as such", async () => {
   try {
     await new Promise((resolve, reject) => {
       const socket = net.connect(bot.port, "127.0.0.1", () => {
-        socket.end("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"kind\":");
+        socket.end('POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"kind":');
       });
       socket.on("error", reject);
       socket.on("close", resolve);

@@ -28,7 +28,10 @@ describe("signing vectors", () => {
       const bytes = Buffer.from(vector.body, "utf8");
       assert.equal(computeSignature(vector.secret, vector.timestamp, bytes), vector.signature);
       assert.deepEqual(signHeaders(vector.secret, bytes, vector.timestamp), vector.headers);
-      assert.equal(verifySignature(vector.secret, bytes, vector.headers, { now: vector.timestamp }), vector.timestamp);
+      assert.equal(
+        verifySignature(vector.secret, bytes, vector.headers, { now: vector.timestamp }),
+        vector.timestamp,
+      );
     });
   }
 });
@@ -36,11 +39,16 @@ describe("signing vectors", () => {
 describe("verification vectors", () => {
   for (const vector of VECTORS.verification) {
     test(`${vector.name} -> ${vector.expected}`, () => {
-      const verify = () => verifySignature(vector.secret, Buffer.from(vector.body, "utf8"), vector.headers, { now: vector.now });
+      const verify = () =>
+        verifySignature(vector.secret, Buffer.from(vector.body, "utf8"), vector.headers, { now: vector.now });
       if (vector.expected === "ok") {
         assert.equal(verify(), vector.returns_timestamp);
       } else {
-        assert.throws(verify, (error) => error instanceof SignatureError && error.code === vector.expected && error.message.length > 0);
+        assert.throws(
+          verify,
+          (error) =>
+            error instanceof SignatureError && error.code === vector.expected && error.message.length > 0,
+        );
       }
     });
   }

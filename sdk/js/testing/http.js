@@ -10,7 +10,9 @@ import { createBotServer } from "../src/server.js";
 import { listen } from "../src/run.js";
 import { signHeaders } from "../src/signing.js";
 
-export const VECTORS = JSON.parse(readFileSync(new URL("../../signing-vectors.json", import.meta.url), "utf8"));
+export const VECTORS = JSON.parse(
+  readFileSync(new URL("../../signing-vectors.json", import.meta.url), "utf8"),
+);
 
 /** Captures what the server logs. */
 export function quietLog() {
@@ -22,7 +24,13 @@ export function quietLog() {
 /** A bot server listening on 127.0.0.1 (a free port); call `close()` when done. */
 export async function startBot(handler, options = {}) {
   const log = options.log ?? quietLog();
-  const server = createBotServer(handler, { secret: "test-secret", name: "test-bot", version: "0.1", log, ...options });
+  const server = createBotServer(handler, {
+    secret: "test-secret",
+    name: "test-bot",
+    version: "0.1",
+    log,
+    ...options,
+  });
   const where = await listen(server, { host: "127.0.0.1", port: 0 });
   return {
     ...where,
@@ -58,7 +66,13 @@ export function request(url, { method = "POST", body = "", headers = {}, chunked
         } catch {
           json = undefined;
         }
-        resolve({ status: response.statusCode, headers: response.headers, json, text, ms: performance.now() - started });
+        resolve({
+          status: response.statusCode,
+          headers: response.headers,
+          json,
+          text,
+          ms: performance.now() - started,
+        });
       });
     });
     outgoing.on("error", reject);

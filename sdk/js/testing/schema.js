@@ -46,7 +46,8 @@ function problems(value, schema, file, path) {
         if (!TYPES[rule](value)) found.push(`${path}: not ${rule}`);
         break;
       case "required":
-        if (TYPES.object(value)) for (const name of rule) if (!(name in value)) found.push(`${path}: no ${name}`);
+        if (TYPES.object(value))
+          for (const name of rule) if (!(name in value)) found.push(`${path}: no ${name}`);
         break;
       case "properties":
         if (TYPES.object(value)) {
@@ -56,7 +57,8 @@ function problems(value, schema, file, path) {
         }
         break;
       case "minLength":
-        if (typeof value === "string" && [...value].length < rule) found.push(`${path}: shorter than ${rule}`);
+        if (typeof value === "string" && [...value].length < rule)
+          found.push(`${path}: shorter than ${rule}`);
         break;
       case "maxLength":
         if (typeof value === "string" && [...value].length > rule) found.push(`${path}: longer than ${rule}`);
