@@ -5,27 +5,24 @@
  *     HARBORMASTER_SECRET=your-secret node bots/random.js [--port 8001] [--seed 7] [--name my-bot]
  *
  * It never looks at the view: every request lists the legal actions, so
- * choosing among them by index works in all four games. Copy this file and
- * make `act` smarter.
+ * choosing among them by index works in all four games. Start from here (or
+ * from the README's my-bot.js) and make `act` smarter.
  */
-import { randomInt } from "node:crypto";
+import { createHash, randomInt } from "node:crypto";
 
 import { isMain, main } from "../src/run.js";
 
-/** A small seeded generator (mulberry32) so that `--seed` makes games reproducible. */
+/**
+ * Numbers in [0, 1) from a seed, so that `--seed` makes games reproducible:
+ * SHA-256 of "seed:counter", 48 bits of it. Slow for a search, ample for this bot.
+ */
 export function seededRandom(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  let counter = 0;
+  return () => createHash("sha256").update(`${seed}:${counter++}`).digest().readUIntBE(0, 6) / 2 ** 48;
 }
 
 export class RandomBot {
-  /** `seed` (an integer) for reproducible choices; without it, crypto-random ones. */
+  /** `seed` (any string or number) for reproducible choices; without it, crypto-random ones. */
   constructor(seed = undefined) {
     const random = seed === undefined ? null : seededRandom(seed);
     this.pick = random ? (count) => Math.floor(random() * count) : (count) => randomInt(count);
@@ -48,7 +45,7 @@ export class RandomBot {
 }
 
 if (isMain(import.meta.url)) {
-  await main((args) => new RandomBot(args.seed === undefined ? undefined : Number.parseInt(args.seed, 10)), {
+  await main((args) => new RandomBot(args.seed), {
     extra: { seed: { type: "string" } },
     defaults: { name: "random-js", version: "1" },
   });
