@@ -564,6 +564,38 @@ def verification_cases() -> list[dict[str, Any]]:
             T,
             malformed,
         ),
+        (
+            "timestamp_with_plus_sign",
+            "Decimal digits only: a leading + is malformed (the signature covers the text).",
+            PING,
+            headers(f"+{T}", GOOD),
+            T,
+            malformed,
+        ),
+        (
+            "timestamp_with_leading_zero",
+            "Decimal digits only: a leading zero is malformed (it would sign other text).",
+            PING,
+            headers(f"0{T}", GOOD),
+            T,
+            malformed,
+        ),
+        (
+            "timestamp_with_underscores",
+            "Decimal digits only: digit separators such as 1_767_225_600 are malformed.",
+            PING,
+            headers(f"{T:_}", GOOD),
+            T,
+            malformed,
+        ),
+        (
+            "timestamp_negative",
+            "A negative timestamp is malformed, not merely stale.",
+            PING,
+            headers("-5", GOOD),
+            T,
+            malformed,
+        ),
     ]
     return [
         {

@@ -187,7 +187,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
     # ---------------------------------------------------------------- HTTP
     def do_POST(self) -> None:
         length_text = self.headers.get("Content-Length")
-        if length_text is None or not length_text.isdigit():
+        if length_text is None or not (length_text.isascii() and length_text.isdigit()):
             self._send(411, {"error": "length_required", "detail": "send a Content-Length"})
             return
         length = int(length_text)

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import time
 from collections.abc import Mapping
 
 TIMESTAMP_HEADER = "X-Harbormaster-Timestamp"
 SIGNATURE_HEADER = "X-Harbormaster-Signature"
 SCHEME = "v1"
+_TIMESTAMP_DIGITS = re.compile(r"0|[1-9][0-9]{0,14}", re.ASCII)
 TOLERANCE_SECONDS = 300
 """A timestamp further than this from the verifier's clock is refused (5 minutes)."""
 
@@ -104,14 +106,15 @@ def verify_signature(
             "missing_signature",
             f"the request needs both {TIMESTAMP_HEADER} and {SIGNATURE_HEADER} headers",
         )
-    try:
-        timestamp = int(timestamp_text.strip())
-    except ValueError:
+    # Plain decimal digits only: the signature covers the header's text, so a
+    # form int() would also take ('+17…', '017…', '1_7…') must not verify.
+    if not _TIMESTAMP_DIGITS.fullmatch(timestamp_text.strip()):
         raise SignatureError(
             "malformed_signature",
-            f"{TIMESTAMP_HEADER} must be whole seconds since the Unix epoch, "
+            f"{TIMESTAMP_HEADER} must be whole seconds since the Unix epoch in decimal digits, "
             f"not {timestamp_text[:40]!r}",
-        ) from None
+        )
+    timestamp = int(timestamp_text.strip())
     current = time.time() if now is None else now
     skew = current - timestamp
     if abs(skew) > tolerance:

@@ -7,6 +7,7 @@ Standard library only, like every test of this folder; from the checkout's top::
 
 from __future__ import annotations
 
+import http.client
 import threading
 import time
 import unittest
@@ -101,6 +102,18 @@ class TheFourKinds(BotCase):
         with self.assertRaises(urllib.error.HTTPError) as caught:
             urllib.request.urlopen(self.bot.url, timeout=5)
         self.assertEqual(caught.exception.code, 405)
+
+    def test_a_content_length_that_is_not_ascii_digits_gets_411(self) -> None:
+        """'²' passes str.isdigit() but not int(): it must be refused, not drop the connection."""
+        host, port = self.bot.url.removeprefix("http://").rstrip("/").split(":")
+        for length in ("\u00b2", "-1", "12a"):
+            connection = http.client.HTTPConnection(host, int(port), timeout=5)
+            connection.putrequest("POST", "/")
+            connection.putheader("Content-Length", length.encode("latin-1"))  # as HTTP reads it
+            connection.endheaders()
+            response = connection.getresponse()
+            self.assertEqual(response.status, 411, length)
+            connection.close()
 
 
 class Signatures(BotCase):
