@@ -201,13 +201,13 @@ def generate(games: int) -> None:
                     table[0] = 1
                 seats[i] = table
                 for position, competitor in enumerate(table):
-                    yield (i, position, competitor, False, False, 0, 0, 0)
+                    yield (i, position, competitor, False, False, False, 0, 0, 0)
 
         _copy(
             cursor,
             "tournaments_seat",
-            ["game_id", "position", "competitor_id", "forfeited", "withdrawn", "fault_count",
-             "events_sent", "bank_left_ms"],
+            ["game_id", "position", "competitor_id", "forfeited", "withdrawn", "substituted",
+             "fault_count", "events_sent", "bank_left_ms"],
             seat_rows(),
         )  # fmt: skip
 

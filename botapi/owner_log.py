@@ -21,7 +21,7 @@ from datetime import datetime
 from django.db.models import F, Q, QuerySet
 
 from tournaments.decisions import FORFEITED
-from tournaments.models import Move
+from tournaments.models import Game, Move
 
 from .client import Fault
 from .models import Bot
@@ -124,3 +124,27 @@ def log_page(bot: Bot, wanted: LogFilter, size: int = PAGE_SIZE) -> LogPage:
     more = len(rows) > size
     cursor = f"{entries[-1].game_id}-{entries[-1].ply}" if more and entries else None
     return LogPage(entries, cursor)
+
+
+def log_marker(bot: Bot) -> str:
+    """What changes whenever a move is added to one of the bot's seats: its unfinished games'
+    ids and ply counts. One query.
+
+    Moves are only written to a game that is not finished, and each claim of a
+    ply raises the game's ``next_ply`` in the same transaction as its moves, so
+    the owner page's cached sections (keyed on this, ``botapi.owner_views``)
+    are rendered afresh after any new move; a finished game's moves never
+    change (its finish bumps the page cache's ``results`` token). The games are
+    found from the unfinished ones (``Game (status, last_progress_at)``'s
+    index), then the bot's seat among them, so the cost is that of the games in
+    play, not of the bot's history.
+    """
+    playing = (
+        Game.objects.filter(
+            status__in=(Game.Status.SCHEDULED, Game.Status.RUNNING),
+            seats__competitor_id=bot.competitor_id,
+        )
+        .order_by("pk")
+        .values_list("pk", "next_ply")
+    )
+    return ",".join(f"{game}:{ply}" for game, ply in playing)

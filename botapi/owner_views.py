@@ -6,6 +6,14 @@ anyone else -- another user, the staff too (the admin is their tool) -- gets
 the 404 of a bot that does not exist, so nobody learns that it does. An
 anonymous visitor is sent to sign in, for every id alike. It answers in a
 fixed number of queries whatever the size of the log (a test counts them).
+
+The chart, the log and the versions are the same on every view until the bot
+moves, a result is recorded or a name changes, so they are kept as one
+fragment of the page cache (``harbormaster.pagecache.fragment``), keyed on the
+bot, the query string, the day (the chart's window), its unfinished games' ply
+counts (``owner_log.log_marker``) and the ``results`` and ``people`` tokens.
+The rest -- health, alerts and the forms with the owner's CSRF token -- is
+rendered on every request, after the ownership check, which always runs.
 """
 
 from __future__ import annotations
@@ -18,15 +26,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from harbormaster import pagecache
 from harbormaster.throttling import ScopedRateThrottle
 
 from . import owner_stats, services, versions
 from .models import Bot, BotAlert
 from .owner_forms import LogFilterForm, WebhookForm
-from .owner_log import log_page
+from .owner_log import log_marker, log_page
 
 RECENT_ALERTS = 10
 
@@ -46,7 +58,32 @@ def _page_url(bot: Bot, anchor: str = "") -> str:
 @login_required
 @require_GET
 def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
-    bot = _own_bot(request, bot_id)
+    bot = _own_bot(request, bot_id)  # first, on every request: the owner's alone
+    key = [
+        "owner-log",
+        str(bot.pk),
+        request.META.get("QUERY_STRING", ""),
+        timezone.now().date().isoformat(),
+        log_marker(bot),
+    ]
+    sections = pagecache.fragment(key, pagecache.PUBLIC, lambda: _sections(request, bot))
+    return render(
+        request,
+        "botapi/owner_log.html",
+        {
+            "bot": bot,
+            "sections": mark_safe(sections),  # rendered by our own template, escaped there
+            "window_days": owner_stats.WINDOW_DAYS,
+            "alerts": list(BotAlert.objects.filter(bot=bot).select_related("game")[:RECENT_ALERTS]),
+            "webhook_form": WebhookForm(initial={"alert_webhook_url": bot.alert_webhook_url}),
+            "suspend_after": settings.BOT_SUSPEND_AFTER_FAULTY_GAMES,
+        },
+    )
+
+
+def _sections(request: HttpRequest, bot: Bot) -> str:
+    """The chart, the log page asked for and the versions, as HTML (no request context:
+    nothing in them is the viewer's)."""
     filters = LogFilterForm(request.GET)
     wanted = filters.log_filter()
     page = log_page(bot, wanted)
@@ -54,9 +91,8 @@ def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
     chain = versions.version_chain(bot)
     query = {k: v for k, v in (("fault", wanted.fault), ("game", wanted.game)) if v}
     older = urlencode({**query, "before": page.next_cursor}) if page.next_cursor else None
-    return render(
-        request,
-        "botapi/owner_log.html",
+    return render_to_string(
+        "botapi/owner_log_sections.html",
         {
             "bot": bot,
             "filters": filters,
@@ -72,9 +108,6 @@ def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
             "chain": chain,
             "versions": _versions(chain),
             "head_to_head": versions.head_to_head(chain),
-            "alerts": list(BotAlert.objects.filter(bot=bot).select_related("game")[:RECENT_ALERTS]),
-            "webhook_form": WebhookForm(initial={"alert_webhook_url": bot.alert_webhook_url}),
-            "suspend_after": settings.BOT_SUSPEND_AFTER_FAULTY_GAMES,
         },
     )
 

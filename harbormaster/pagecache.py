@@ -19,12 +19,23 @@ created or finished, ratings applied or recomputed, events and leagues) and
 :data:`PEOPLE` (names and visibility of competitors, bots and people). A page
 names the tokens it depends on; the public pages name both.
 
-*Who.* Only anonymous GET/HEAD requests are served from or stored into the
-cache: a signed-in person's header shows their name, a sign-out form with a
-CSRF token and the games waiting for them. A response is stored only if
-rendering it left nothing session-dependent behind: a 200, no cookie, no CSRF
-token used (``CSRF_COOKIE_NEEDS_UPDATE``), no session change, no message read
-or added, and no ``Cache-Control: private/no-store``.
+*Who.* An anonymous GET/HEAD request is served the whole stored response. A
+signed-in person's header shows their name, a sign-out form with a CSRF token
+and the games waiting for them, so for them (on the pages that opt in:
+``signed_in=True``, every ``@cached_page`` HTML page) only the page *around* the
+site header is stored -- the bytes before ``<header class="site-header">`` and
+after its ``</header>``, which on these pages are the same for everyone -- and
+the header is rendered afresh for each request (:func:`site_header`). A
+response is stored only if rendering it left nothing session-dependent behind:
+a 200, no cookie, no session change, no message read or added, no
+``Cache-Control: private/no-store``, and no CSRF token: for an anonymous page
+none used at all (``CSRF_COOKIE_NEEDS_UPDATE``); for a signed-in one none
+outside the header (no ``csrfmiddlewaretoken`` in the stored parts). Requests
+with an ``Authorization`` header (API tokens) are never cached.
+
+*Fragments.* A page whose content is one person's (the bot owner's log) can
+still keep its costly, person-independent sections with :func:`fragment`: a
+string stored under the caller's key parts and the tokens it depends on.
 
 *Where.* In Django's default cache: with ``REDIS_URL`` set that is Redis, shared
 by every web process, so a bump in one process (or a worker finishing a
@@ -37,6 +48,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -44,7 +56,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
+from django.template.loader import render_to_string
 
 RESULTS = "results"
 PEOPLE = "people"
@@ -52,7 +65,14 @@ PUBLIC = (RESULTS, PEOPLE)
 DEFAULT_SECONDS = 60
 _TOKEN_PREFIX = "pagecache:token:"
 _PAGE_PREFIX = "pagecache:page:"
+_FRAGMENT_PREFIX = "pagecache:fragment:"
 _HIT_HEADER = "X-Page-Cache"
+HEADER_OPEN = b'<header class="site-header">'
+HEADER_CLOSE = b"</header>"
+_CSRF_FIELD = b"csrfmiddlewaretoken"
+HEADER_TEMPLATE = "pagecache/header.html"
+MAX_STREAMED_BYTES = 4 * 1024 * 1024
+"""A streamed answer (a CSV export) longer than this is streamed on, not stored."""
 
 
 def seconds() -> int:
@@ -106,13 +126,31 @@ def cacheable_request(request: HttpRequest) -> bool:
     return request.method in ("GET", "HEAD") and is_anonymous(request)
 
 
-def page_key(request: HttpRequest, names: Sequence[str], vary: Iterable[str] = ()) -> str:
-    """The cache key of this request's page under the current tokens of ``names``."""
+def signed_in_request(request: HttpRequest) -> bool:
+    """A GET/HEAD of a person signed in by their session (no ``Authorization`` header)."""
+    if request.method not in ("GET", "HEAD") or request.META.get("HTTP_AUTHORIZATION"):
+        return False
+    user = getattr(request, "user", None)
+    return user is not None and user.is_authenticated
+
+
+def _digest(parts: Iterable[str]) -> str:
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def page_key(
+    request: HttpRequest, names: Sequence[str], vary: Iterable[str] = (), variant: str = ""
+) -> str:
+    """The cache key of this request's page under the current tokens of ``names``.
+
+    ``variant`` "" is the whole anonymous page; "signed-in" the parts around the header.
+    """
     parts = [request.method or "", request.build_absolute_uri()]
     parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
     parts += tokens(names)
-    digest = hashlib.sha256("\n".join(parts).encode()).hexdigest()
-    return _PAGE_PREFIX + digest
+    if variant:
+        parts.append(variant)
+    return _PAGE_PREFIX + _digest(parts)
 
 
 def storable(request: HttpRequest, response: HttpResponseBase) -> bool:
@@ -149,27 +187,78 @@ def _thaw(stored: tuple[int, list[tuple[str, str]], bytes]) -> HttpResponse:
     return response
 
 
-def serve(
-    request: HttpRequest,
-    render: Callable[[], HttpResponseBase],
-    names: Sequence[str] = PUBLIC,
-    vary: Iterable[str] = (),
-) -> HttpResponseBase:
-    """The stored page for an anonymous request, else ``render()``'s, stored if storable."""
-    if seconds() <= 0 or not cacheable_request(request):
-        return render()
-    vary = tuple(vary)
-    key = page_key(request, names, vary)
-    stored = cache.get(key)
-    if stored is not None:
-        return _thaw(stored)
-    csrf_before = request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
-    response = render()
+def _buffered(response: HttpResponseBase) -> HttpResponseBase:
+    """A streamed answer read into an ordinary one (so it can be stored), if it is short.
 
-    def store(rendered: HttpResponseBase) -> None:
-        if not csrf_before and storable(request, rendered):
-            cache.set(key, _freeze(rendered), timeout=seconds())
+    One longer than :data:`MAX_STREAMED_BYTES` is streamed on: what was read first,
+    then the rest, never stored.
+    """
+    if not response.streaming:
+        return response
+    chunks: list[bytes] = []
+    size = 0
+    stream = iter(response.streaming_content)
+    for chunk in stream:
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > MAX_STREAMED_BYTES:
+            streamed = StreamingHttpResponse(
+                itertools.chain(chunks, stream), status=response.status_code
+            )
+            for name, value in response.items():
+                streamed[name] = value
+            return streamed
+    whole = HttpResponse(b"".join(chunks), status=response.status_code)
+    for name, value in response.items():
+        whole[name] = value
+    return whole
 
+
+def site_header(request: HttpRequest) -> bytes:
+    """The site header as ``base.html`` renders it for this request (name, badge, CSRF)."""
+    page = render_to_string(HEADER_TEMPLATE, request=request).encode()
+    start = page.find(HEADER_OPEN)
+    end = page.find(HEADER_CLOSE, start)
+    return page[start : end + len(HEADER_CLOSE)]
+
+
+def around_header(request: HttpRequest, response: HttpResponseBase) -> tuple | None:
+    """``(status, headers, before, after)``: a signed-in page without its header, to store.
+
+    None when any of it may be this person's: a CSRF token outside the header,
+    anything :func:`storable` refuses (but the CSRF flag, which the header's
+    sign-out form always raises), or no site header to cut out.
+    """
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return None
+    cache_control = response.get("Cache-Control", "")
+    if "private" in cache_control or "no-store" in cache_control:
+        return None
+    session = getattr(request, "session", None)
+    if session is not None and session.modified:
+        return None
+    messages = getattr(request, "_messages", None)
+    if messages is not None and (messages.used or messages._queued_messages):
+        return None
+    content = response.content
+    start = content.find(HEADER_OPEN)
+    end = content.find(HEADER_CLOSE, start) if start >= 0 else -1
+    if end < 0:
+        return None
+    before, after = content[:start], content[end + len(HEADER_CLOSE) :]
+    if _CSRF_FIELD in before or _CSRF_FIELD in after:
+        return None
+    status, headers, _ = _freeze(response)
+    return status, headers, before, after
+
+
+def _with_header(request: HttpRequest, stored: tuple) -> HttpResponse:
+    status, headers, before, after = stored
+    return _thaw((status, headers, before + site_header(request) + after))
+
+
+def _after_render(response: HttpResponseBase, store: Callable[[HttpResponseBase], None]) -> None:
+    """Call ``store`` with the rendered response: now, or once a lazy response renders."""
     response[_HIT_HEADER] = "miss"
     if callable(getattr(response, "add_post_render_callback", None)) and not getattr(
         response, "is_rendered", True
@@ -177,23 +266,99 @@ def serve(
         response.add_post_render_callback(store)  # a TemplateResponse or DRF's Response
     else:
         store(response)
+
+
+def serve(
+    request: HttpRequest,
+    render: Callable[[], HttpResponseBase],
+    names: Sequence[str] = PUBLIC,
+    vary: Iterable[str] = (),
+    signed_in: bool = False,
+) -> HttpResponseBase:
+    """The stored page for an anonymous request, else ``render()``'s, stored if storable.
+
+    ``signed_in``: the page is the same for every signed-in person but for the site
+    header, so theirs is served from the parts around it (:func:`around_header`).
+    """
+    if seconds() <= 0:
+        return render()
+    vary = tuple(vary)
+    if signed_in and signed_in_request(request):
+        return _serve_signed_in(request, render, names, vary)
+    if not cacheable_request(request):
+        return render()
+    key = page_key(request, names, vary)
+    stored = cache.get(key)
+    if stored is not None:
+        return _thaw(stored)
+    csrf_before = request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+    response = _buffered(render())
+
+    def store(rendered: HttpResponseBase) -> None:
+        if not csrf_before and storable(request, rendered):
+            cache.set(key, _freeze(rendered), timeout=seconds())
+
+    _after_render(response, store)
+    return response
+
+
+def _serve_signed_in(
+    request: HttpRequest,
+    render: Callable[[], HttpResponseBase],
+    names: Sequence[str],
+    vary: tuple[str, ...],
+) -> HttpResponseBase:
+    key = page_key(request, names, vary, variant="signed-in")
+    stored = cache.get(key)
+    if stored is not None:
+        return _with_header(request, stored)
+    response = render()
+
+    def store(rendered: HttpResponseBase) -> None:
+        parts = around_header(request, rendered)
+        if parts is not None:
+            cache.set(key, parts, timeout=seconds())
+
+    _after_render(response, store)
     return response
 
 
 def cached_page(
-    *names: str, vary: Iterable[str] = ()
+    *names: str, vary: Iterable[str] = (), signed_in: bool = True
 ) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
-    """View decorator: :func:`serve` the view's page under the tokens ``names`` (default both)."""
+    """View decorator: :func:`serve` the view's page under the tokens ``names`` (default both).
+
+    ``signed_in`` (the default): the page's content is nobody's in particular, so a
+    signed-in person gets it from the cache too, with their own header.
+    """
     depends = names or PUBLIC
 
     def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @functools.wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            return serve(request, lambda: view(request, *args, **kwargs), depends, vary)
+            return serve(request, lambda: view(request, *args, **kwargs), depends, vary, signed_in)
 
         return wrapped
 
     return decorator
+
+
+def fragment(parts: Sequence[str], names: Sequence[str], render: Callable[[], str]) -> str:
+    """The text ``render()`` gives, stored under ``parts`` and the current tokens of ``names``.
+
+    For a section of a page that cannot be stored whole (its owner's forms); the
+    caller puts into ``parts`` everything the section depends on besides the
+    tokens (the object, the query string, a marker read from the database).
+    """
+    if seconds() <= 0:
+        return render()
+    key = _FRAGMENT_PREFIX + _digest([*parts, *tokens(names)])
+    stored = cache.get(key)
+    if stored is not None:
+        return str(stored)
+    text = render()
+    cache.set(key, text, timeout=seconds())
+    return text
 
 
 def clear() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 import engines
@@ -31,9 +32,16 @@ GAMES_PER_PAGE = 50
 
 
 @require_GET
+@cached_page()
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Seats, and once public their results with the rating change the game caused; the seed
-    commitment (the seed, a verify link and the record's download once public); the replay."""
+    commitment (the seed, a verify link and the record's download once public); the replay.
+
+    Kept by the page cache once its record is public (a finished game changes only
+    with the results and names, which bump the tokens); before, it moves with every
+    ply (moves bump nothing) and shows a seat holder their own seat, so it is marked
+    ``private`` and never stored.
+    """
     game = get_object_or_404(listings.games_with_seats(), pk=pk)
     seats = spectator.public_seats(game)
     names = {seat.position: seat.competitor for seat in seats}
@@ -62,7 +70,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "held": bool(held),
     }
-    return render(
+    response = render(
         request,
         "tournaments/game.html",
         {
@@ -77,6 +85,9 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "current_version": rules.version,
         },
     )
+    if not public:
+        patch_cache_control(response, private=True)
+    return response
 
 
 @require_GET

@@ -4,24 +4,28 @@ write bumps their token, and never one visitor's page served to another."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.messages.storage.session import SessionStorage
 from django.contrib.sessions.backends.cache import SessionStore
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
-from django.test import Client, RequestFactory
+from django.middleware.csrf import _unmask_cipher_token, get_token
+from django.test import Client, RequestFactory, override_settings
 from rest_framework.authtoken.models import Token
 
 from harbormaster import pagecache
 from ratings.recompute import recompute_scope
 from ratings.scopes import global_scope
-from tests.factories import CompetitorFactory, UserFactory, finished_game
+from tests.factories import CompetitorFactory, GameFactory, UserFactory, finished_game
+from tests.tournaments.ladders import ladder
 from tests.tournaments.played import play_as_people
 from tournaments.creation import create_game
+from tournaments.models import Game, Seat
 
 HIT = "X-Page-Cache"
 
@@ -77,24 +81,118 @@ def test_the_api_list_with_a_token_is_never_cached(client: Client, user) -> None
     assert not hit(client.get("/api/v1/games/", **auth))
 
 
+def _csrf_secret(client: Client) -> str:
+    return client.cookies[settings.CSRF_COOKIE_NAME].value
+
+
+def _page_csrf_secret(page: str) -> str:
+    """The secret behind the page's (masked) CSRF token."""
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    return _unmask_cipher_token(token)
+
+
 @pytest.mark.usefixtures("page_cache", "games")
-def test_signed_in_people_are_never_served_nor_store_a_cached_page() -> None:
+@pytest.mark.parametrize("path", ["/", "/leaderboards/", "/leaderboards/manila/", "/games/"])
+def test_signed_in_people_get_the_cached_content_with_their_own_header(path: str) -> None:
     ann, bob = UserFactory(username="ann-pc"), UserFactory(username="bob-pc")
     as_ann, as_bob, anonymous = Client(), Client(), Client()
     as_ann.force_login(ann)
     as_bob.force_login(bob)
-    for path in ("/", "/leaderboards/"):
-        page = as_ann.get(path)
-        assert not hit(page) and "ann-pc" in page.content.decode()
-        page = as_bob.get(path)
-        assert not hit(page) and "bob-pc" in page.content.decode()
-        assert "ann-pc" not in page.content.decode()
-        first = anonymous.get(path)  # nothing was stored by the two of them
-        assert not hit(first) and "Sign in" in first.content.decode()
-        assert "bob-pc" not in first.content.decode()
-        assert hit(anonymous.get(path))
-        again = as_ann.get(path)  # an anonymous page is stored now; Ann still gets hers
-        assert not hit(again) and "ann-pc" in again.content.decode()
+    first = as_ann.get(path)
+    assert not hit(first) and "ann-pc" in first.content.decode()
+    page = as_bob.get(path)  # the content Ann's request stored, Bob's header
+    shown = page.content.decode()
+    assert hit(page) and "bob-pc" in shown and "ann-pc" not in shown
+    assert _page_csrf_secret(shown) == _csrf_secret(as_bob) != _csrf_secret(as_ann)
+    assert "Sign out" in shown and "Sign in" not in shown
+    main = re.compile(r"<main>.*</main>", re.S)
+    assert main.search(shown).group(0) == main.search(first.content.decode()).group(0)
+    with override_settings(PAGECACHE_SECONDS=0):
+        fresh = as_bob.get(path).content.decode()
+    same = re.sub(r'value="[^"]+"', "", fresh) == re.sub(r'value="[^"]+"', "", shown)
+    assert same, "byte for byte the page Bob is rendered, but for the CSRF mask"
+    visitor = anonymous.get(path)  # signed-in requests stored nothing anonymous
+    assert not hit(visitor) and "Sign in" in visitor.content.decode()
+    assert "bob-pc" not in visitor.content.decode() and "ann-pc" not in visitor.content.decode()
+    assert "csrfmiddlewaretoken" not in visitor.content.decode()
+    assert hit(anonymous.get(path))
+    again = as_ann.get(path)
+    assert hit(again) and "ann-pc" in again.content.decode()
+    assert "bob-pc" not in again.content.decode()
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_signed_in_visitors_see_a_write_at_once(db, django_capture_on_commit_callbacks) -> None:
+    players = CompetitorFactory.create_batch(3, kind="bot")
+    finished_game(players, [1, 2, 3])
+    visitor = Client()
+    visitor.force_login(UserFactory())
+    visitor.get("/leaderboards/manila/")
+    assert hit(visitor.get("/leaderboards/manila/"))
+    with django_capture_on_commit_callbacks(execute=True):
+        players[0].name = "renamed-for-the-cache"
+        players[0].save()
+    page = visitor.get("/leaderboards/manila/")
+    assert not hit(page) and "renamed-for-the-cache" in page.content.decode()
+
+
+def _signed_in_request(path: str = "/x/") -> HttpRequest:
+    request = _request(path=path)
+    request.user = UserFactory()
+    return request
+
+
+def _page(content: str) -> str:
+    return f'<title>t</title><header class="site-header">who</header><main>{content}</main>'
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("page_cache")
+@pytest.mark.parametrize(
+    "body",
+    [
+        lambda request: HttpResponse(
+            _page(f'<input name="csrfmiddlewaretoken" value="{get_token(request)}">')
+        ),
+        lambda request: (messages.info(request, "hello"), HttpResponse(_page("added")))[1],
+        lambda request: (request.session.__setitem__("k", 1), HttpResponse(_page("s")))[1],
+        lambda request: HttpResponse(_page("private"), headers={"Cache-Control": "private"}),
+        lambda request: HttpResponse(_page("missing"), status=404),
+        lambda request: HttpResponse("no site header to cut out"),
+    ],
+    ids=["csrf-in-content", "message-added", "session-written", "private", "404", "no-header"],
+)
+def test_a_signed_in_page_depending_on_the_person_is_not_stored(body) -> None:
+    view, calls = _counting(body)
+    for _ in range(2):
+        view(_signed_in_request())
+    assert len(calls) == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("page_cache")
+def test_a_signed_in_page_with_its_header_cut_out_is_stored() -> None:
+    view, calls = _counting(lambda request: HttpResponse(_page("the same for all")))
+    view(_signed_in_request())
+    served = view(_signed_in_request())
+    assert len(calls) == 1 and hit(served)
+    shown = served.content.decode()
+    assert shown.startswith("<title>t</title>") and shown.endswith("<main>the same for all</main>")
+    assert '<header class="site-header">' in shown and "who" not in shown
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("page_cache")
+def test_an_api_view_is_not_served_to_signed_in_people() -> None:
+    calls = []
+
+    def render() -> HttpResponse:
+        calls.append(1)
+        return HttpResponse(_page("json"))
+
+    for _ in range(2):
+        pagecache.serve(_signed_in_request(), render)  # signed_in False: the API's default
+    assert len(calls) == 2
 
 
 def _request(method: str = "get", path: str = "/x/") -> HttpRequest:
@@ -226,3 +324,95 @@ def test_a_lost_token_is_replaced_by_a_new_one() -> None:
     assert pagecache.tokens([pagecache.RESULTS]) == before
     cache.delete("pagecache:token:" + pagecache.RESULTS)
     assert pagecache.tokens([pagecache.RESULTS]) != before
+
+
+def _body(response) -> bytes:
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+@pytest.mark.usefixtures("page_cache")
+@pytest.mark.parametrize(
+    "query, accept",
+    [("", "application/json"), ("?format=csv", "*/*"), ("", "text/csv"), ("?kind=bot", "*/*")],
+)
+def test_the_leaderboard_api_is_cached_by_query_and_accept(
+    db, django_capture_on_commit_callbacks, query: str, accept: str
+) -> None:
+    people = ladder("manila", [float(i) for i in range(30)])
+    path = f"/api/v1/leaderboards/manila/{query}"
+    anonymous = Client()
+    first = anonymous.get(path, HTTP_ACCEPT=accept)
+    second = anonymous.get(path, HTTP_ACCEPT=accept)
+    assert first.status_code == 200 and not hit(first) and hit(second)
+    assert _body(second) == _body(first) and people[-1].name.encode() in _body(first)
+    for header in ("Content-Type", "Content-Disposition"):
+        assert second.get(header) == first.get(header)
+    other = "text/csv" if accept != "text/csv" else "application/json"
+    assert not hit(anonymous.get(path, HTTP_ACCEPT=other)), "JSON and CSV never mix"
+    with django_capture_on_commit_callbacks(execute=True):
+        people[-1].name = "renamed-on-the-board"
+        people[-1].save()
+    fresh = anonymous.get(path, HTTP_ACCEPT=accept)
+    assert not hit(fresh) and b"renamed-on-the-board" in _body(fresh)
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_the_leaderboard_api_with_a_token_or_a_session_is_never_cached(db, user) -> None:
+    ladder("manila", [1.0, 2.0])
+    token = Token.objects.create(user=user)
+    with_token = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    signed_in = Client()
+    signed_in.force_login(user)
+    for caller in (with_token, signed_in, with_token, signed_in):
+        answer = caller.get("/api/v1/leaderboards/manila/?format=csv")
+        assert answer.status_code == 200 and not hit(answer)
+    assert not hit(Client().get("/api/v1/leaderboards/manila/?format=csv")), "they stored none"
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_a_long_csv_export_is_streamed_and_not_stored(db, monkeypatch) -> None:
+    ladder("manila", [float(i) for i in range(30)])
+    monkeypatch.setattr(pagecache, "MAX_STREAMED_BYTES", 200)
+    whole = _body(Client().get("/api/v1/leaderboards/manila/?format=csv"))
+    again = Client().get("/api/v1/leaderboards/manila/?format=csv")
+    assert again.streaming and not hit(again) and _body(again) == whole
+    assert whole.count(b"\n") == 31
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_an_unknown_engine_is_not_stored(db) -> None:
+    for _ in range(2):
+        answer = Client().get("/api/v1/leaderboards/chess/?format=csv")
+        assert answer.status_code == 404 and not hit(answer)
+
+
+@pytest.mark.usefixtures("page_cache", "games")
+def test_a_finished_games_page_is_cached_for_everyone() -> None:
+    game = Game.objects.filter(status=Game.Status.FINISHED).first()
+    path = f"/games/{game.pk}/"
+    anonymous, signed_in = Client(), Client()
+    signed_in.force_login(UserFactory(username="reader-pc"))
+    first = anonymous.get(path)
+    assert not hit(first) and hit(anonymous.get(path))
+    assert not hit(signed_in.get(path))
+    page = signed_in.get(path)
+    assert hit(page) and "reader-pc" in page.content.decode()
+    assert "Cache-Control" not in first or "private" not in first["Cache-Control"]
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_a_running_games_page_is_private_and_never_stored(db) -> None:
+    holder = UserFactory(username="holder-pc")
+    person = CompetitorFactory(kind="person", user=holder)
+    game = GameFactory(num_players=3, status=Game.Status.RUNNING)
+    Seat.objects.create(game=game, position=0, competitor=person)
+    for position in (1, 2):
+        Seat.objects.create(game=game, position=position, competitor=CompetitorFactory())
+    path = f"/games/{game.pk}/"
+    as_holder, stranger, anonymous = Client(), Client(), Client()
+    as_holder.force_login(holder)
+    stranger.force_login(UserFactory())
+    for client in (as_holder, stranger, anonymous, as_holder, stranger, anonymous):
+        page = client.get(path)
+        assert page.status_code == 200 and not hit(page)
+        assert "private" in page["Cache-Control"]

@@ -29,6 +29,7 @@ from rest_framework.response import Response
 
 from botapi.api.serializers import QuerySerializer
 from botapi.models import engine_slugs
+from harbormaster import pagecache
 from ratings.models import RatingScope
 from stats.api import CsvRenderer
 from tournaments import event_listings, leaderboard_export, leaderboards, listings
@@ -137,6 +138,11 @@ class _LeaderboardView(GenericAPIView):
         records = [leaderboard_export.record(row) for row in page]
         return self.get_paginated_response(LeaderboardRowSerializer(records, many=True).data)
 
+    def cached(self, request: Request, answer: Any) -> Any:
+        """An anonymous caller's answer from the page cache (by query string and ``Accept``,
+        which pick JSON or CSV); a caller with credentials gets it rendered."""
+        return pagecache.serve(request, answer, vary=("Accept",))
+
     def handle_exception(self, exc: Exception) -> Response:
         """An error is JSON (``{detail, code}`` or field errors), also when CSV was asked."""
         response = super().handle_exception(exc)
@@ -167,7 +173,9 @@ class EngineLeaderboardView(_LeaderboardView):
     def get(self, request: Request, engine: str) -> Any:
         if engine not in engine_slugs():
             raise exceptions.NotFound(f"no engine called {engine!r}")
-        return self.answer(request, listings.global_scope(engine), engine)
+        return self.cached(
+            request, lambda: self.answer(request, listings.global_scope(engine), engine)
+        )
 
 
 class LeagueLeaderboardView(_LeaderboardView):
@@ -186,10 +194,13 @@ class LeagueLeaderboardView(_LeaderboardView):
         auth=[],
     )
     def get(self, request: Request, slug: str) -> Any:
-        league = League.objects.filter(slug=slug).first()
-        if league is None:
-            raise exceptions.NotFound(f"no league called {slug!r}")
-        return self.answer(request, event_listings.league_scope(league), league.slug)
+        def answer() -> Any:
+            league = League.objects.filter(slug=slug).first()
+            if league is None:
+                raise exceptions.NotFound(f"no league called {slug!r}")
+            return self.answer(request, event_listings.league_scope(league), league.slug)
+
+        return self.cached(request, answer)
 
 
 urlpatterns = [
