@@ -318,8 +318,16 @@ def bench_bot() -> Any:
     return bot
 
 
-def pages() -> list[tuple[str, str]]:
-    """(label, path) of every page measured, the deep pages found in the data."""
+SIGNED_IN = "signed in"
+"""A page requested by the bench person signed in (``PERSON``); the owner's log by its owner."""
+
+
+def pages() -> list[tuple[str, str, str]]:
+    """(label, path, who) of every page measured, the deep pages found in the data.
+
+    ``who`` is "" (anonymous), :data:`SIGNED_IN` (the bench person, signed in: their
+    own header around the cached content) or "owner" (the bench bot's owner).
+    """
     from ratings.models import Rating
     from tournaments.game_cursor import Cursor
     from tournaments.leaderboards import PAGE_SIZE
@@ -330,39 +338,49 @@ def pages() -> list[tuple[str, str]]:
     ladder = Rating.objects.filter(scope__engine="manila", scope__kind="global", system="trueskill")
     deep = max(1, (ladder.count() - 1) // PAGE_SIZE)
     long_game = Game.objects.order_by("-next_ply").first()
-    return [
-        ("trivial view", "/__bench__/trivial/"),
-        ("empty page (base.html)", "/__bench__/empty/"),
-        ("leaderboards overview", "/leaderboards/"),
-        ("manila leaderboard p1", "/leaderboards/manila/"),
-        (f"manila leaderboard p{deep + 1}", f"/leaderboards/manila/?by=elo&page={deep + 1}"),
-        ("manila leaderboard, OpenSkill", "/leaderboards/manila/?system=openskill"),
-        ("manila leaderboard, people", "/leaderboards/manila/?system=openskill&kind=person"),
-        (f"manila bots, Elo p{deep}", f"/leaderboards/manila/?system=elo&kind=bot&page={deep}"),
-        ("leaderboards overview, OpenSkill", "/leaderboards/?system=openskill"),
-        ("leaderboard API, OpenSkill", "/api/v1/leaderboards/manila/?system=openskill"),
-        ("leaderboard CSV (1,000 rows)", "/api/v1/leaderboards/manila/?format=csv"),
-        ("a competitor's games", f"/people/{PERSON}/"),
-        ("a bot's page (competitor)", f"/bots/{BOT_OWNER}/bench-bot/"),
-        ("the bot owner's log (signed in)", f"/bots/{bench_bot().pk}/log/"),
-        ("home", "/"),
-        ("games list, middle", f"/games/?before={Cursor.after(middle).encode()}"),
-        ("games API p1", "/api/v1/games/"),
-        ("games API, middle", f"/api/v1/games/?cursor={_api_cursor(middle.created_at)}"),
-        (f"long game page ({long_game.next_ply} plies)", f"/games/{long_game.pk}/"),
+    long_page = f"/games/{long_game.pk}/"
+    listed = [
+        ("trivial view", "/__bench__/trivial/", ""),
+        ("trivial view, signed in", "/__bench__/trivial/", SIGNED_IN),
+        ("empty page (base.html)", "/__bench__/empty/", ""),
+        ("empty page, signed in", "/__bench__/empty/", SIGNED_IN),
+        ("leaderboards overview", "/leaderboards/", ""),
+        ("manila leaderboard p1", "/leaderboards/manila/", ""),
+        ("manila leaderboard p1, signed in", "/leaderboards/manila/", SIGNED_IN),
+        (f"manila leaderboard p{deep + 1}", f"/leaderboards/manila/?by=elo&page={deep + 1}", ""),
+        ("manila leaderboard, OpenSkill", "/leaderboards/manila/?system=openskill", ""),
+        ("manila leaderboard, people", "/leaderboards/manila/?system=openskill&kind=person", ""),
+        (f"manila bots, Elo p{deep}", f"/leaderboards/manila/?system=elo&kind=bot&page={deep}", ""),
+        ("leaderboards overview, OpenSkill", "/leaderboards/?system=openskill", ""),
+        ("leaderboard API, OpenSkill", "/api/v1/leaderboards/manila/?system=openskill", ""),
+        ("leaderboard CSV (1,000 rows)", "/api/v1/leaderboards/manila/?format=csv", ""),
+        ("a competitor's page (person)", f"/people/{PERSON}/", ""),
+        ("a competitor's page, signed in", f"/people/{PERSON}/", SIGNED_IN),
+        ("a bot's page (competitor)", f"/bots/{BOT_OWNER}/bench-bot/", ""),
+        ("the bot owner's log (owner)", f"/bots/{bench_bot().pk}/log/", "owner"),
+        ("home", "/", ""),
+        ("games list, middle", f"/games/?before={Cursor.after(middle).encode()}", ""),
+        ("games API p1", "/api/v1/games/", ""),
+        ("games API, middle", f"/api/v1/games/?cursor={_api_cursor(middle.created_at)}", ""),
+        (f"long game page ({long_game.next_ply} plies)", long_page, ""),
+        ("long game page, signed in", long_page, SIGNED_IN),
     ]
+    return listed
 
 
-def measure(path: str, repeat: int, warm: bool) -> dict[str, Any]:
+def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]:
     """One page's figures; ``warm`` False empties the page cache before each request."""
+    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
 
     from harbormaster import pagecache
 
     client = Client()
-    if path.endswith("/log/"):  # the owner's page: only its owner sees it
+    if who == "owner":  # the owner's page: only its owner sees it
         client.force_login(bench_bot().owner)
+    elif who == SIGNED_IN:
+        client.force_login(get_user_model().objects.get(username=PERSON))
     split = urlsplit(path)
 
     def get() -> bytes:
@@ -381,6 +399,7 @@ def measure(path: str, repeat: int, warm: bool) -> dict[str, Any]:
         queries.append(sql)
         return execute(sql, params, many, context)
 
+    get()  # once: whatever is built once per database (a long game's stored record)
     cold()
     if warm:
         get()  # stored: the counted request below is served from the page cache
@@ -414,17 +433,17 @@ def _p95(values: list[float]) -> float:
 def report(label: str, repeat: int, print_: Callable[[str], None] = print) -> None:
     """Cold (rendered) and warm (page cache) columns of every page, beside the trivial view."""
     listed = pages()
-    cold = [measure(path, repeat, warm=False) for _, path in listed]
-    warm = [measure(path, repeat, warm=True) for _, path in listed]
+    cold = [measure(path, repeat, False, who) for _, path, who in listed]
+    warm = [measure(path, repeat, True, who) for _, path, who in listed]
     print_(f"\n{label}: {repeat} requests each; ratio = p95 / the trivial view's p95")
     print_(
-        f"{'':<34} {'':>7} {'':>5} {'cold (rendered)':^24} {'warm (page cache)':^24}\n"
-        f"{'page':<34} {'queries':>7} {'KB':>5} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
+        f"{'':<36} {'':>7} {'':>5} {'cold (rendered)':^24} {'warm (page cache)':^24}\n"
+        f"{'page':<36} {'queries':>7} {'KB':>5} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
         f" {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6} {'queries':>7}"
     )
-    for (name, _), c, w in zip(listed, cold, warm, strict=True):
+    for (name, _, _), c, w in zip(listed, cold, warm, strict=True):
         print_(
-            f"{name:<34} {c['queries']:>7} {c['bytes'] / 1024:>5.0f} {c['cpu'][0]:>8.2f}"
+            f"{name:<36} {c['queries']:>7} {c['bytes'] / 1024:>5.0f} {c['cpu'][0]:>8.2f}"
             f" {c['cpu'][1]:>8.2f} {c['cpu'][1] / cold[0]['cpu'][1]:>6.1f}"
             f" {w['cpu'][0]:>8.2f} {w['cpu'][1]:>8.2f} {w['cpu'][1] / warm[0]['cpu'][1]:>6.1f}"
             f" {w['queries']:>7}"

@@ -21,6 +21,7 @@ from . import (
     ladder_pages,
     ladder_params,
     listings,
+    ply_window,
     rating_effects,
     replay,
     seat_holders,
@@ -46,13 +47,15 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     seats = spectator.public_seats(game)
     names = {seat.position: seat.competitor for seat in seats}
     rules = engines.get(game.engine)
+    every_ply = spectator.public_plies(game)
+    window = ply_window.requested(len(every_ply), request.GET.get("plies"))
     plies = [
         {
             "ply": ply,
             "who": "chance" if ply.is_chance else names.get(ply.seat, f"seat {ply.seat}"),
             "events": [spectator.event_text(rules, event) for event in ply.events],
         }
-        for ply in spectator.public_plies(game)
+        for ply in every_ply[window.start : window.stop]
     ]
     summary = listings.GameSummary(game, listings.engine_name(game.engine), seats)
     public = spectator.is_public(game)
@@ -82,6 +85,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "ratings": rating_effects.game_ratings(game, seats),
             "board": board,
             "plies": plies,
+            "ply_count": len(every_ply),
+            "ply_window": window,
             "current_version": rules.version,
         },
     )

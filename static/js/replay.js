@@ -10,8 +10,13 @@
   var stepper = document.getElementById("stepper");
   var section = document.getElementById("replay-board");
   if (!list || !stepper) { return; }
+  // The list may hold one window of the plies (a long game: tournaments/ply_window.py),
+  // so an item is found by its data-ply, not by its place in the list.
   var plies = Array.prototype.slice.call(list.querySelectorAll("li.ply"));
+  var byPly = {};
+  plies.forEach(function (item) { byPly[item.getAttribute("data-ply")] = item; });
   var slider = stepper.querySelector("input[type=range]");
+  var plyCount = parseInt(slider.getAttribute("max"), 10);
   var label = stepper.querySelector(".position");
   var seatSelect = document.getElementById("replay-seat");
   var root = document.getElementById("board");
@@ -19,7 +24,7 @@
   var stopNote = document.getElementById("replay-stop");
   var boards = !!(section && root && window.HMBoards);
   var url = section ? section.getAttribute("data-url") : "";
-  var total = section ? parseInt(section.getAttribute("data-positions"), 10) : plies.length + 1;
+  var total = section ? parseInt(section.getAttribute("data-positions"), 10) : plyCount + 1;
   var PAGE = 100;
   var pages = {};   // "seat:start" -> positions array (or a pending marker)
   var seat = "spectator";
@@ -118,17 +123,19 @@
 
   function show(index) {
     current = Math.max(0, Math.min(total - 1, index));
-    plies.forEach(function (item, i) {
-      item.classList.toggle("future", i > current);
-      item.classList.toggle("current", i === current);
+    plies.forEach(function (item) {
+      var ply = parseInt(item.getAttribute("data-ply"), 10);
+      item.classList.toggle("future", ply > current);
+      item.classList.toggle("current", ply === current);
     });
     slider.value = String(current);
-    label.textContent = "position " + current + " of " + (total - 1) + (current < plies.length ? " (before ply " + current + ")" : " (end)");
+    label.textContent = "position " + current + " of " + (total - 1) + (current < plyCount ? " (before ply " + current + ")" : " (end)");
     draw();
   }
 
   function scroll() {
-    if (plies[current] && !boards) { plies[current].scrollIntoView({ block: "nearest" }); }
+    var item = byPly[String(current)];
+    if (item && !boards) { item.scrollIntoView({ block: "nearest" }); }
   }
 
   stepper.addEventListener("click", function (event) {

@@ -20,7 +20,7 @@ from botapi.models import Bot
 from tests.botapi.owner_fixtures import game_with_moves, set_created
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory, UserFactory
-from tournaments.models import Move
+from tournaments.models import Game, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -303,3 +303,65 @@ def test_moves_of_the_bot_are_all_of_its_seats_moves(bot) -> None:
     Move.objects.create(game=game, ply=5, seat=1, action={}, source="bot", latency_ms=2)
     page = signed_in(bot.owner).get(log_url(bot)).content.decode()
     assert listed_moves(page) == [(game.pk, 5), (game.pk, 0)]
+
+
+# ------------------------------------------------------------------ the page cache
+def _csrf_secrets(page: str) -> set[str]:
+    from django.middleware.csrf import _unmask_cipher_token
+
+    tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+    return {_unmask_cipher_token(token) for token in tokens}
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_the_cached_sections_follow_every_new_move(bot) -> None:
+    game = game_with_moves(bot, [{"latency_ms": 5}], status="running")
+    client = signed_in(bot.owner)
+
+    def queries() -> tuple[int, str]:
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(log_url(bot))
+        assert response.status_code == 200
+        return len(captured), response.content.decode()
+
+    cold, first = queries()
+    warm, again = queries()
+    assert warm < cold and listed_moves(again) == listed_moves(first) == [(game.pk, 0)]
+    # A move of the running game (the referee raises next_ply with it): shown at once.
+    Move.objects.create(game=game, ply=game.next_ply, seat=0, action={}, source="bot", latency_ms=7)
+    Game.objects.filter(pk=game.pk).update(next_ply=game.next_ply + 1)
+    _, after = queries()
+    assert listed_moves(after) == [(game.pk, game.next_ply), (game.pk, 0)]
+    # A new game of the bot, running: its seat's moves change the marker too.
+    other = game_with_moves(bot, [{"latency_ms": 9}], status="running")
+    _, latest = queries()
+    assert listed_moves(latest)[0] == (other.pk, 0)
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_the_cached_sections_are_never_shown_to_anyone_else(bot) -> None:
+    game_with_moves(bot, [{"latency_ms": 5, "reply_excerpt": "OWNERS-EYES-ONLY"}])
+    owner = signed_in(bot.owner)
+    assert "OWNERS-EYES-ONLY" in owner.get(log_url(bot)).content.decode()
+    for user in (UserFactory(password=None), UserFactory(password=None, admin=True)):
+        response = signed_in(user).get(log_url(bot))
+        assert response.status_code == 404 and b"OWNERS-EYES-ONLY" not in response.content
+    assert Client().get(log_url(bot)).status_code == 302
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_each_owner_gets_their_own_forms_and_header(bot) -> None:
+    """The fragment holds no form that posts: the page's CSRF tokens are the viewer's."""
+    game_with_moves(bot, [{"latency_ms": 5}])
+    client = signed_in(bot.owner)
+    client.get(log_url(bot))
+    page = client.get(log_url(bot)).content.decode()
+    assert _csrf_secrets(page) == {client.cookies["csrftoken"].value}
+    assert "ada" in page and 'action="/bots/' in page
+    theirs = BotFactory(owner=UserFactory(username="bea", password=None), name="other")
+    game_with_moves(theirs, [{"latency_ms": 6}])
+    bea = signed_in(theirs.owner)
+    bea.get(log_url(theirs))
+    page = bea.get(log_url(theirs)).content.decode()
+    assert _csrf_secrets(page) == {bea.cookies["csrftoken"].value}
+    assert "ada/duelist" not in page and "bea/other" in page

@@ -1,0 +1,88 @@
+"""The game page's ply list a window at a time (``tournaments.ply_window``): a long game's page
+renders one window, links the others, and the board replay still covers every position."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.factories import CompetitorFactory
+from tests.tournaments.played import played_game
+from tournaments import ply_window
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def listed_plies(page: str) -> list[int]:
+    return [int(n) for n in re.findall(r'<li class="ply[^"]*" data-ply="(\d+)"', page)]
+
+
+@pytest.mark.parametrize(
+    "asked, start", [(None, 0), ("", 0), ("500", 500), ("1000", 1000), ("1500", 0), ("7", 0),
+                     ("-500", 0), ("x", 0), ("9" * 40, 0)],
+)  # fmt: skip
+def test_the_window_asked_or_the_first(asked, start) -> None:
+    window = ply_window.requested(1200, asked)
+    assert (window.start, window.stop) == (start, min(start + ply_window.SIZE, 1200))
+
+
+def test_a_short_game_is_one_window_without_links() -> None:
+    assert ply_window.requested(ply_window.SIZE, None).windows == []
+    windows = ply_window.requested(1200, "500").windows
+    assert windows == [(0, 499, False), (500, 999, True), (1000, 1199, False)]
+
+
+def test_a_long_games_page_lists_one_window_and_links_the_others(client, monkeypatch) -> None:
+    monkeypatch.setattr(ply_window, "SIZE", 50)
+    players = [CompetitorFactory(name=name, kind="person") for name in ("Ana", "Ben", "Cy")]
+    game = played_game("manila", players, seed="windowed")
+    assert game.next_ply > 100
+    first = client.get(f"/games/{game.pk}/").content.decode()
+    assert listed_plies(first) == list(range(50))
+    assert f'max="{game.next_ply}"' in first, "the stepper still covers every position"
+    assert f'data-positions="{game.next_ply + 1}"' in first
+    assert 'href="?plies=50#replay"' in first and 'href="?plies=0#replay"' not in first
+    second = client.get(f"/games/{game.pk}/?plies=50").content.decode()
+    assert listed_plies(second) == list(range(50, 100)) and 'start="50"' in second
+    last = (game.next_ply - 1) // 50 * 50
+    tail = client.get(f"/games/{game.pk}/?plies={last}").content.decode()
+    assert listed_plies(tail) == list(range(last, game.next_ply))
+    whole = client.get(f"/games/{game.pk}/?plies=garbled").content.decode()
+    assert listed_plies(whole) == list(range(50))
+
+
+def test_a_windowed_list_steps_through_every_position_in_a_browser(
+    live_server, monkeypatch
+) -> None:
+    """The board covers the whole game from any window; the list marks the plies it holds."""
+    from tests.tournaments.boards.webdriver import MISSING, Browser
+    from tests.tournaments.replay.test_replay_in_browser import key, no_errors, wait_for
+
+    if MISSING is not None:
+        pytest.skip(MISSING)
+    monkeypatch.setattr(ply_window, "SIZE", 50)
+    players = [CompetitorFactory(name=name, kind="person") for name in ("Ana", "Ben", "Cy")]
+    game = played_game("manila", players, seed="windowed-browser")
+    current = (
+        "return [...document.querySelectorAll('#replay li.current')].map(li => li.dataset.ply);"
+    )
+    with Browser(width=1280, height=1000) as browser:
+        browser.get(f"{live_server.url}/games/{game.pk}/?plies=50")
+        wait_for(browser, [str(game.next_ply), "spectator", True])
+        assert len(browser.find_all("#replay li.ply")) == 50
+        assert browser.run(current) == []
+        assert len(browser.find_all("#replay li.future")) == 0
+        key(browser, "Home")
+        wait_for(browser, ["0", "spectator", True])
+        assert browser.run(current) == [] and len(browser.find_all("#replay li.future")) == 50
+        browser.run(
+            "var s = document.querySelector('#stepper input[type=range]');"
+            "s.value = '60'; s.dispatchEvent(new Event('input'));"
+        )
+        wait_for(browser, ["60", "spectator", True])
+        assert browser.run(current) == ["60"]
+        assert len(browser.find_all("#replay li.future")) == 39
+        key(browser, "End")
+        wait_for(browser, [str(game.next_ply), "spectator", True])
+        no_errors(browser)
