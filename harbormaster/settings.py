@@ -327,6 +327,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Sessions are read through the cache (Redis when REDIS_URL is set, else this
+# process's memory) and written through to the database: every signed-in
+# request reads its session, and that read was a query on every page.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # --- logging ----------------------------------------------------------------
 
