@@ -1,6 +1,7 @@
 """Greedy example bots against random ones, per engine, played in-process.
 
     .venv/bin/python -m bench.bots [--games 200] [--engine manila] [--players 4]
+    .venv/bin/python -m bench.bots --mc-vs-greedy manila --games 40 [--budget-ms 300]
 
 Each game seats one greedy bot (``harbormaster_bot.examples.greedy``) and random
 bots (``harbormaster_bot.examples.random_bot``) at the largest table the engine
@@ -11,6 +12,11 @@ engine state and handed to the bot's ``act`` without HTTP, so the figures
 measure the bots, not the network. Prints, per engine: games, greedy win
 rate (rank 1, shared ranks included), mean rank of the greedy bot and of the
 random bots, and the greedy bot's mean and worst decision time. Not a test.
+
+``--mc-vs-greedy`` instead seats the Monte Carlo example bot
+(``harbormaster_bot.examples.monte_carlo``, needs the engines installed) once
+at a table of greedy bots (the engine's smallest table unless ``--players``),
+rotating its seat, and prints its win rate, mean rank and time per decision.
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ def play_game(
     seed: int,
     *,
     on_decision: Callable[[int, dict[str, Any], dict[str, Any]], None] | None = None,
+    budget_ms: float | None = None,
 ) -> GameResult:
     """Play one game of ``slug`` between ``bots`` (one per seat) and return the result.
 
@@ -72,6 +79,8 @@ def play_game(
     the referee would send: its view, the legal actions and the public events
     since its previous request. ``on_decision(seat, request, action)`` is
     called after every bot decision (tests use it to check legality).
+    ``budget_ms`` sets each ``Turn.answer_by`` that many ms after the request
+    is handed over (a searching bot stops by it); default: no limit.
     """
     engine = engines.get(slug)
     state = engine.new_game(len(bots))
@@ -96,9 +105,10 @@ def play_game(
             events=events,
             request_id=f"{seed}-{ply}",
         )
-        started = time.perf_counter()
-        answer = bots[seat].act(Turn(request=request, answer_by=math.inf))
-        times[seat].append(time.perf_counter() - started)
+        started = time.monotonic()
+        answer_by = math.inf if budget_ms is None else started + budget_ms / 1000
+        answer = bots[seat].act(Turn(request=request, answer_by=answer_by))
+        times[seat].append(time.monotonic() - started)
         action = answer_to_action(answer, request["legal_actions"])
         if on_decision is not None:
             on_decision(seat, request, action)
@@ -158,12 +168,102 @@ def greedy_versus_random(slug: str, games: int, players: int | None = None) -> S
     return summary
 
 
+@dataclass
+class MonteCarloSummary:
+    """The Monte Carlo example bot against greedy bots over a series of games."""
+
+    slug: str
+    players: int
+    games: int = 0
+    mc_wins: int = 0
+    mc_ranks: list[int] = field(default_factory=list)
+    greedy_ranks: list[int] = field(default_factory=list)
+    mc_times: list[float] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.mc_wins / max(self.games, 1)
+
+    @property
+    def mc_mean_rank(self) -> float:
+        return sum(self.mc_ranks) / max(len(self.mc_ranks), 1)
+
+    @property
+    def greedy_mean_rank(self) -> float:
+        return sum(self.greedy_ranks) / max(len(self.greedy_ranks), 1)
+
+
+def mc_versus_greedy(
+    slug: str,
+    games: int,
+    players: int | None = None,
+    *,
+    budget_ms: float = 300,
+    samples: int | None = None,
+    first_seed: int = 0,
+) -> MonteCarloSummary:
+    """Games ``first_seed..``: seed = game index, Monte Carlo seat = index mod players.
+
+    One seat is ``harbormaster_bot.examples.monte_carlo`` (seeded with the
+    game's seed, its thinking limited to ``budget_ms`` per decision), every
+    other seat the greedy bot. Equal strength would win ``1/players`` of the
+    games at a mean rank of about ``(players + 1) / 2``.
+    """
+    from harbormaster_bot.examples.monte_carlo import GAME, SAMPLES, MonteCarloBot
+
+    if slug != GAME:
+        raise ValueError(f"the Monte Carlo example bot plays {GAME}, not {slug}")
+    players = players or engines.get(slug).min_players
+    summary = MonteCarloSummary(slug, players)
+    for index in range(first_seed, first_seed + games):
+        mc_seat = index % players
+        bots = [
+            MonteCarloBot(seed=index, samples=samples or SAMPLES)
+            if seat == mc_seat
+            else greedy_bot(slug)
+            for seat in range(players)
+        ]
+        result = play_game(slug, bots, seed=index, budget_ms=budget_ms)
+        summary.games += 1
+        summary.mc_wins += result.ranks[mc_seat] == 1
+        summary.mc_ranks.append(result.ranks[mc_seat])
+        summary.greedy_ranks.extend(r for s, r in enumerate(result.ranks) if s != mc_seat)
+        summary.mc_times.extend(result.decision_seconds[mc_seat])
+    return summary
+
+
+def print_mc_versus_greedy(slug: str, games: int, players: int | None, budget_ms: float) -> None:
+    started = time.perf_counter()
+    s = mc_versus_greedy(slug, games, players, budget_ms=budget_ms)
+    times = s.mc_times or [0.0]
+    print(
+        f"{s.slug}: Monte Carlo (1 seat) vs greedy ({s.players - 1} seats), {s.games} games, "
+        f"budget {budget_ms:.0f} ms/decision\n"
+        f"  MC win rate {s.win_rate:.1%} (equal strength: {1 / s.players:.1%}); "
+        f"mean rank MC {s.mc_mean_rank:.2f}, greedy {s.greedy_mean_rank:.2f}\n"
+        f"  MC ms/decision: mean {1000 * sum(times) / len(times):.0f}, "
+        f"max {1000 * max(times):.0f}   ({time.perf_counter() - started:.0f} s)",
+        flush=True,
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per engine")
+    parser.add_argument(
+        "--mc-vs-greedy",
+        metavar="ENGINE",
+        help="instead: the Monte Carlo example bot against greedy bots in this game",
+    )
+    parser.add_argument(
+        "--budget-ms", type=float, default=300, help="Monte Carlo thinking time per decision"
+    )
     parser.add_argument("--engine", action="append", help="slug (repeatable); default all")
     parser.add_argument("--players", type=int, help="table size (default: largest, at most 4)")
     args = parser.parse_args(argv)
+    if args.mc_vs_greedy:
+        print_mc_versus_greedy(args.mc_vs_greedy, args.games, args.players, args.budget_ms)
+        return
     slugs = args.engine or [engine.slug for engine in engines.all_engines()]
     print(
         f"{'engine':<12} {'players':>7} {'games':>6} {'greedy wins':>11} "

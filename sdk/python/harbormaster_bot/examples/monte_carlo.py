@@ -1,0 +1,117 @@
+"""A tiny Monte Carlo bot for Manila: determinize, try each action, play on at random.
+
+    pip install ./engines './sdk/python[search]'
+    HARBORMASTER_SECRET=... python -m harbormaster_bot.examples.monte_carlo --port 8003
+
+For every decision it samples a few *determinizations* of its view (full
+engine states that agree with everything its seat can see, the other seats'
+face-down shares drawn at random: ``engines.determinize``), and for every
+legal action plays that action on each sample and then the rest of the
+voyage with random moves. The action whose voyages end with the best wealth
+lead (our wealth minus the richest opponent's) wins. Each round of samples
+tries every action on the same samples and the same dice ("common random
+numbers"), so actions are compared on equal luck. It stops sampling when the
+request's answer time is nearly spent, so it never misses a deadline.
+
+It needs the rules engines (the ``search`` extra); ``bench/bots.py
+--mc-vs-greedy`` measures it against the greedy bot. See
+``docs/engines/determinization.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import time
+from typing import Any
+
+from harbormaster_bot import Turn, serve
+from harbormaster_bot.examples.greedy import greedy_bot
+
+try:
+    import engines
+    from engines import CHANCE
+    from engines.determinize import determinize
+except ImportError as exc:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "the Monte Carlo example bot searches with the rules engines: "
+        "pip install ./engines './sdk/python[search]' (package harbormaster-engines)"
+    ) from exc
+
+GAME = "manila"
+SAMPLES = 24
+"""Determinizations per decision, at most (each action is tried on every one)."""
+SAFETY_S = 0.05
+"""Seconds kept back from the answer time for building the reply."""
+
+
+def rollout(state: engines.State, rng: random.Random, seat: int) -> float:
+    """Random moves (and chance by its odds) to the end of the voyage; our wealth lead."""
+    voyage = state.voyage
+    while not state.is_over and state.voyage == voyage:
+        mover = state.to_move[0]
+        if mover == CHANCE:
+            outcomes = state.chance_outcomes()
+            actions = [a for a, _ in outcomes]
+            action = rng.choices(actions, weights=[p for _, p in outcomes])[0]
+        else:
+            action = rng.choice(state.legal_actions(mover))
+        state.apply_checked(mover, action)
+    wealth = [state.wealth(s) for s in range(state.num_players)]
+    return wealth[seat] - max(w for s, w in enumerate(wealth) if s != seat)
+
+
+class MonteCarloBot:
+    """An SDK handler: ``act(turn)`` returns the index of the best-scoring legal action."""
+
+    def __init__(self, seed: int = 0, samples: int = SAMPLES) -> None:
+        self.seed = seed
+        self.samples = samples
+        self.greedy = greedy_bot(GAME)
+
+    def act(self, turn: Turn) -> int:
+        if turn.game["engine"] != GAME:
+            raise ValueError(f"this Monte Carlo bot plays {GAME}, not {turn.game['engine']}")
+        legal = turn.legal_actions
+        if len(legal) == 1:
+            return 0
+        if turn.view["phase"] == "auction":  # random rollouts know nothing of bidding
+            return self.greedy.act(turn)
+        seat = turn.seat
+        totals = [0.0] * len(legal)
+        base = f"{self.seed}/{turn.game['id']}/{seat}/{turn.ply}"
+        deadline = turn.answer_by - SAFETY_S
+        for k in range(self.samples):
+            if time.monotonic() >= deadline:
+                break
+            sample = determinize(
+                GAME,
+                turn.view,
+                f"{base}/{k}",
+                players=turn.game["num_players"],
+                options=turn.game.get("options"),
+                check=False,
+            )
+            for index, action in enumerate(legal):
+                state = sample.clone()
+                state.apply(seat, action)
+                totals[index] += rollout(state, random.Random(f"{base}/{k}/roll"), seat)
+        return max(range(len(legal)), key=lambda i: (totals[i], -i))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Serve the Monte Carlo example bot (Manila).")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8003, help="port (default 8003; 0 = any)")
+    parser.add_argument("--secret", help="signing secret (default: $HARBORMASTER_SECRET)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sampling")
+    parser.add_argument("--samples", type=int, default=SAMPLES, help="samples per decision")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    bot: Any = MonteCarloBot(args.seed, args.samples)
+    serve(bot, host=args.host, port=args.port, secret=args.secret, name="mc-manila", version="1")
+
+
+if __name__ == "__main__":
+    main()
