@@ -26,7 +26,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .base import State
@@ -75,6 +75,7 @@ def determinize(
         state = module.determinize(plain, random.Random(seed), players, settings)
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise ValueError(f"not a consistent {engine} view for seat {seat}: {exc!r}") from exc
+    _exercise(state, engine, seat)
     if check:
         try:
             rebuilt = json.loads(json.dumps(state.view(seat)))
@@ -88,3 +89,37 @@ def determinize(
                 f"no state shows it this way (fields {', '.join(diff)})"
             )
     return state
+
+
+def _exercise(state: State, engine: str, seat: int) -> None:
+    """Ask the new state what is asked of every state, so a nonsense field fails here.
+
+    A view with a value of the right place but the wrong meaning (a phase no
+    rule knows) can come back unchanged from the state built from it; the
+    state's own rules then trip over it, and that becomes the ``ValueError``.
+    """
+    try:
+        movers = state.to_move
+        for mover in movers:
+            if mover < 0:
+                state.chance_outcomes()
+            else:
+                state.legal_actions(mover)
+        state.legal_actions(seat)
+        state.clone().to_json()
+    except Exception as exc:
+        raise ValueError(f"not a consistent {engine} view for seat {seat}: {exc!r}") from exc
+
+
+def integer(value: object, what: str, low: int, high: int) -> int:
+    """``value`` if it is an int (not a bool) in ``low..high``, else a ``ValueError``."""
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{what} must be an integer in {low}..{high}, not {value!r}")
+    return value
+
+
+def one_of(value: object, what: str, choices: Iterable[object]) -> Any:
+    """``value`` if it is one of ``choices``, else a ``ValueError``."""
+    if value not in set(choices):
+        raise ValueError(f"{what} {value!r} is not one this engine knows")
+    return value

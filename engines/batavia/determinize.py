@@ -25,6 +25,8 @@ import random
 from itertools import pairwise
 from typing import Any
 
+from engines.determinize import integer, one_of
+
 from .rules import (
     BLOCK,
     CARDS_PER_COMPANY,
@@ -38,8 +40,10 @@ from .rules import (
     STARTING_LETTERS,
     TRACK_LENGTH,
 )
-from .state import BataviaState
+from .state import CHANCE_PHASES, BataviaState
 from .turn import destinations
+
+PHASES = (*CHANCE_PHASES, "act", "play", "bid", "move", "convert", "over")
 
 
 def _counts(by_company: dict[str, int]) -> list[int]:
@@ -55,11 +59,12 @@ def determinize(
     st = BataviaState(n, options)
     st.events = []
     players = view["players"]
-    st.phase = view["phase"]
-    st.round = view["round"]
-    st.auctioneer = view["auctioneer"]
-    st.first_player = -1 if view["first_player"] is None else view["first_player"]
-    st.die = view["die"] or 0
+    st.phase = one_of(view["phase"], "phase", PHASES)
+    st.round = integer(view["round"], "round", 0, 10_000)
+    st.auctioneer = integer(view["auctioneer"], "auctioneer", 0, n - 1)
+    if view["first_player"] is not None:
+        st.first_player = integer(view["first_player"], "first player", 0, n - 1)
+    st.die = 0 if view["die"] is None else integer(view["die"], "die", 1, 6)
     st.lot = _counts(view["lot"])
     st.deck_size = view["deck_size"]
     st.discard_size = view["discard_size"]

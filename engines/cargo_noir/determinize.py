@@ -9,8 +9,10 @@ them at random into a bag and a discard pile of the public sizes.
 
 Not shown by the view: whether chance still has tokens to draw. Empty port
 slots (and a short black market at set-up) are read as draws to come, which
-is right unless the bag ran dry earlier and left a port short; a seat left
-with nothing to do is waiting for its black-market ship's draw. Whenever a seat is asked to
+is right unless the bag ran dry earlier and left a port short. A token drawn
+for a ship at the black market does not show at all: it is taken as drawn
+already, unless the seat would have nothing to do, which only the pending
+draw explains. Whenever a seat is asked to
 act no draw is pending, so a bot never meets either case. The counter of a
 seat's black-market draws only names chance events.
 """
@@ -20,9 +22,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engines.determinize import integer, one_of
+
 from .board import NO_PENDING, PENDING_MARKET
 from .data import BLACK_MARKET, BLACK_MARKET_SIZE, CARDS, TOKEN_INDEX, TOKENS, TOKENS_PER_GOOD
 from .state import CargoNoirState
+
+PHASES = ("send", "ships", "smuggle", "discard", "over")
 
 
 def determinize(
@@ -34,9 +40,9 @@ def determinize(
     players = view["players"]
     if len(players) != n:
         raise ValueError(f"the view has {len(players)} players, the game {n}")
-    state.round = view["round"]
-    state.seat = view["seat"]
-    state.phase = view["phase"]
+    state.round = integer(view["round"], "round", 1, state.rounds)
+    state.seat = integer(view["seat"], "seat to move", 0, n - 1)
+    state.phase = one_of(view["phase"], "phase", PHASES)
     state.coins = [p["coins"] for p in players]
     state.ships = [p["ships"] for p in players]
     state.at_casino = [p["ships_at_casino"] for p in players]

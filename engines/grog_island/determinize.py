@@ -23,6 +23,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engines.determinize import integer, one_of
+
 from .data import (
     BID_SPACES,
     BUILDING_IDS,
@@ -30,6 +32,8 @@ from .data import (
     FREE,
     GHOST,
     LOCKED,
+    LOCKS,
+    MAX_ROUNDS,
     OBJECTIVE_DECK,
     OBJECTIVES_DEALT,
     OPEN_SEA,
@@ -42,6 +46,8 @@ from .data import (
 )
 from .state import DECKS, GrogState
 
+STAGES = ("setup", "roll", "bid", "trade_ship", "trade", "pay", "reward", "lock", "ghost", "over")
+"""Stages a view can show: the others (``next_turn``, ``end_round`` ...) pass without a decision."""
 _OCCUPANTS = {None: FREE, "lock": LOCKED, "ghost": GHOST}
 
 
@@ -54,9 +60,9 @@ def determinize(
     players = view["players"]
     if len(players) != n:
         raise ValueError(f"the view has {len(players)} players, the game {n}")
-    state.round = view["round"]
-    state.start = view["start_player"]
-    state.stage = view["stage"]
+    state.round = integer(view["round"], "round", 0, MAX_ROUNDS)
+    state.start = integer(view["start_player"], "start player", 0, n - 1)
+    state.stage = one_of(view["stage"], "stage", STAGES)
     state.coins = [p["coins"] for p in players]
     state.vp = [p["vp"] for p in players]
     state.crew = [p["crew"] for p in players]
@@ -66,7 +72,7 @@ def determinize(
         _OCCUPANTS[o] if o in _OCCUPANTS else int(o)
         for o in (view["buildings"][b] for b in BUILDING_IDS)
     ]
-    state.locks_left = view["locks_left"]
+    state.locks_left = integer(view["locks_left"], "locks left", 0, LOCKS)
     state.clouds = [view["clouds"][c] for c in COLOURS]
     spaces = [*COLOURS[:OPEN_SEA], "open_sea"]
     state.ships = [

@@ -20,13 +20,16 @@ import random
 from typing import Any
 
 from engines import CHANCE
+from engines.determinize import integer, one_of
 
-from . import data, flow
+from . import data, flow, rules
 from .state import OVER, ManilaState
 
 _BERTHS = {f"harbor_{letter}": i for i, letter in enumerate(data.LETTERS)} | {
     f"shipyard_{letter}": 3 + i for i, letter in enumerate(data.LETTERS)
 }
+
+PHASES = (*rules.LEGAL, "deal", "roll", "over")
 
 
 def _dealt_so_far(num_players: int, dealt: int, seat: int) -> int:
@@ -40,11 +43,11 @@ def determinize(
 ) -> ManilaState:
     n = num_players
     state = ManilaState(n, options)
-    state.phase = view["phase"]
-    state.voyage = view["voyage"]
-    state.movement = view["movement"]
-    state.round = view["placement_round"]
-    state.harbor_master = view["harbor_master"]
+    state.phase = one_of(view["phase"], "phase", PHASES)
+    state.voyage = integer(view["voyage"], "voyage", 0, 1000)
+    state.movement = integer(view["movement"], "movement", 0, data.MOVEMENTS)
+    state.round = integer(view["placement_round"], "placement round", 0, 10)
+    state.harbor_master = integer(view["harbor_master"], "harbor master", 0, n - 1)
     if view["to_move"] is not None:
         state.mover = view["to_move"]
     else:
