@@ -198,15 +198,16 @@ def mc_versus_greedy(
     games: int,
     players: int | None = None,
     *,
-    budget_ms: float = 300,
+    budget_ms: float | None = 300,
     samples: int | None = None,
     first_seed: int = 0,
 ) -> MonteCarloSummary:
     """Games ``first_seed..``: seed = game index, Monte Carlo seat = index mod players.
 
     One seat is ``harbormaster_bot.examples.monte_carlo`` (seeded with the
-    game's seed, its thinking limited to ``budget_ms`` per decision), every
-    other seat the greedy bot. Equal strength would win ``1/players`` of the
+    game's seed, its thinking limited to ``budget_ms`` per decision, or by
+    ``samples`` alone when ``budget_ms`` is None: then the result does not
+    depend on the machine), every other seat the greedy bot. Equal strength would win ``1/players`` of the
     games at a mean rank of about ``(players + 1) / 2``.
     """
     from harbormaster_bot.examples.monte_carlo import GAME, SAMPLES, MonteCarloBot

@@ -14,6 +14,7 @@ from .base import (
     State,
     ranks_from_scores,
 )
+from .determinize import determinize
 from .registry import all_engines, get, register
 from .replay import replay
 from .rng import Dealer, seed_commitment
@@ -28,6 +29,7 @@ __all__ = [
     "InvalidGame",
     "State",
     "all_engines",
+    "determinize",
     "get",
     "ranks_from_scores",
     "register",

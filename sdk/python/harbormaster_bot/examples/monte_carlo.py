@@ -1,4 +1,4 @@
-"""A tiny Monte Carlo bot for Manila: determinize, try each action, play on at random.
+"""A tiny Monte Carlo bot for Manila: determinize, try each action, let the dice judge it.
 
     pip install ./engines './sdk/python[search]'
     HARBORMASTER_SECRET=... python -m harbormaster_bot.examples.monte_carlo --port 8003
@@ -7,11 +7,14 @@ For every decision it samples a few *determinizations* of its view (full
 engine states that agree with everything its seat can see, the other seats'
 face-down shares drawn at random: ``engines.determinize``), and for every
 legal action plays that action on each sample and then the rest of the
-voyage with random moves. The action whose voyages end with the best wealth
-lead (our wealth minus the richest opponent's) wins. Each round of samples
-tries every action on the same samples and the same dice ("common random
-numbers"), so actions are compared on equal luck. It stops sampling when the
-request's answer time is nearly spent, so it never misses a deadline.
+voyage with a cheap passive policy (nobody spends any more; the dice
+decide). The action whose voyages end with the best mean wealth lead (our
+wealth minus the richest opponent's) wins. Each round of samples tries
+every action on the same samples and the same dice ("common random
+numbers"), so actions are compared on equal luck. The auction is left to
+the greedy example bot (a rollout teaches nothing about bidding). It stops
+sampling when the request's answer time is nearly spent, so it never misses
+a deadline; out of time before every action was tried, it answers greedily.
 
 It needs the rules engines (the ``search`` extra); ``bench/bots.py
 --mc-vs-greedy`` measures it against the greedy bot. See
@@ -40,23 +43,34 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     ) from exc
 
 GAME = "manila"
-SAMPLES = 24
-"""Determinizations per decision, at most (each action is tried on every one)."""
+SAMPLES = 200
+"""Determinizations per decision, at most (each action is tried on every one); time decides."""
+PASSIVE = frozenset({"pass", "pilot_stop", "stay", "skip_buy"})
+"""Actions of the rollout policy whenever one is legal."""
 SAFETY_S = 0.05
 """Seconds kept back from the answer time for building the reply."""
 
 
 def rollout(state: engines.State, rng: random.Random, seat: int) -> float:
-    """Random moves (and chance by its odds) to the end of the voyage; our wealth lead."""
+    """Play to the end of the voyage; return our wealth lead (ours minus the richest other's).
+
+    The rollout policy is deliberately passive: whoever decides takes a
+    "do nothing" action when there is one (pass, stop the pilot, stay on the
+    pirate ship, buy nothing) and a random one otherwise; chance follows its
+    odds. Random placements would spend everybody's money at random and drown
+    the difference between two actions in noise; a passive table lets the
+    dice alone judge the action tried.
+    """
     voyage = state.voyage
     while not state.is_over and state.voyage == voyage:
         mover = state.to_move[0]
         if mover == CHANCE:
             outcomes = state.chance_outcomes()
-            actions = [a for a, _ in outcomes]
-            action = rng.choices(actions, weights=[p for _, p in outcomes])[0]
+            action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
         else:
-            action = rng.choice(state.legal_actions(mover))
+            legal = state.legal_actions(mover)
+            passive = [a for a in legal if a["type"] in PASSIVE]
+            action = passive[0] if passive else rng.choice(legal)
         state.apply_checked(mover, action)
     wealth = [state.wealth(s) for s in range(state.num_players)]
     return wealth[seat] - max(w for s, w in enumerate(wealth) if s != seat)
@@ -80,6 +94,7 @@ class MonteCarloBot:
             return self.greedy.act(turn)
         seat = turn.seat
         totals = [0.0] * len(legal)
+        tried = [0] * len(legal)
         base = f"{self.seed}/{turn.game['id']}/{seat}/{turn.ply}"
         deadline = turn.answer_by - SAFETY_S
         for k in range(self.samples):
@@ -94,10 +109,15 @@ class MonteCarloBot:
                 check=False,
             )
             for index, action in enumerate(legal):
+                if time.monotonic() >= deadline:
+                    break
                 state = sample.clone()
                 state.apply(seat, action)
                 totals[index] += rollout(state, random.Random(f"{base}/{k}/roll"), seat)
-        return max(range(len(legal)), key=lambda i: (totals[i], -i))
+                tried[index] += 1
+        if not all(tried):  # out of time before every action was tried once
+            return self.greedy.act(turn)
+        return max(range(len(legal)), key=lambda i: (totals[i] / tried[i], -i))
 
 
 def main(argv: list[str] | None = None) -> None:
