@@ -207,8 +207,9 @@ def mc_versus_greedy(
     One seat is ``harbormaster_bot.examples.monte_carlo`` (seeded with the
     game's seed, its thinking limited to ``budget_ms`` per decision, or by
     ``samples`` alone when ``budget_ms`` is None: then the result does not
-    depend on the machine), every other seat the greedy bot. Equal strength would win ``1/players`` of the
-    games at a mean rank of about ``(players + 1) / 2``.
+    depend on the machine), every other seat the greedy bot. Equal strength
+    would win ``1/players`` of the games at a mean rank of about
+    ``(players + 1) / 2``.
     """
     from harbormaster_bot.examples.monte_carlo import GAME, SAMPLES, MonteCarloBot
 
