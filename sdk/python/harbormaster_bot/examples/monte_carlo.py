@@ -1,7 +1,7 @@
 """A tiny Monte Carlo bot for Manila: determinize, try each action, let the dice judge it.
 
-    pip install ./engines './sdk/python[search]'
-    HARBORMASTER_SECRET=... python -m harbormaster_bot.examples.monte_carlo --port 8003
+    .venv/bin/pip install ./engines './sdk/python[search]'
+    HARBORMASTER_SECRET=... .venv/bin/python -m harbormaster_bot.examples.monte_carlo --port 8003
 
 For every decision it samples a few *determinizations* of its view (full
 engine states that agree with everything its seat can see, the other seats'
@@ -11,10 +11,12 @@ voyage with a cheap passive policy (nobody spends any more; the dice
 decide). The action whose voyages end with the best mean wealth lead (our
 wealth minus the richest opponent's) wins. Each round of samples tries
 every action on the same samples and the same dice ("common random
-numbers"), so actions are compared on equal luck. The auction is left to
-the greedy example bot (a rollout teaches nothing about bidding). It stops
-sampling when the request's answer time is nearly spent, so it never misses
-a deadline; out of time before every action was tried, it answers greedily.
+numbers"), so actions are compared on equal luck. It searches only where
+accomplices go and where the boats start; the other decisions (the auction
+above all: a rollout teaches nothing about bidding) are the greedy example
+bot's. It stops sampling when the request's answer time is nearly spent, so
+it never misses a deadline; out of time before every action was tried, it
+answers greedily.
 
 It needs the rules engines (the ``search`` extra); ``bench/bots.py
 --mc-vs-greedy`` measures it against the greedy bot. See
@@ -45,6 +47,12 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
 GAME = "manila"
 SAMPLES = 200
 """Determinizations per decision, at most (each action is tried on every one); time decides."""
+SEARCHED = frozenset({"place", "start_boats"})
+"""Phases searched: placing accomplices, and (as harbor master) where the boats start.
+
+The rest (the auction, buying a share, pilots, pirates ...) is answered by the
+greedy example bot: searching them as well measured worse than greedy.
+"""
 PASSIVE = frozenset({"pass", "pilot_stop", "stay", "skip_buy"})
 """Actions of the rollout policy whenever one is legal."""
 SAFETY_S = 0.05
@@ -90,7 +98,7 @@ class MonteCarloBot:
         legal = turn.legal_actions
         if len(legal) == 1:
             return 0
-        if turn.view["phase"] == "auction":  # random rollouts know nothing of bidding
+        if turn.view["phase"] not in SEARCHED:
             return self.greedy.act(turn)
         seat = turn.seat
         totals = [0.0] * len(legal)
