@@ -87,6 +87,14 @@ def test_it_refuses_a_game_it_does_not_play() -> None:
         MonteCarloBot().act(Turn(request, math.inf))
 
 
+def test_the_sdk_checker_passes_it() -> None:
+    """harbormaster-check's own "sample" game gets the first action, not an error."""
+    from harbormaster_bot import check
+
+    request = check.sample_act_request(1000)
+    assert MonteCarloBot().act(Turn(request, math.inf)) == 0
+
+
 def test_it_needs_the_engines_and_says_how_to_install_them() -> None:
     import subprocess
     import sys
