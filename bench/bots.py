@@ -234,13 +234,17 @@ def mc_versus_greedy(
     return summary
 
 
-def print_mc_versus_greedy(slug: str, games: int, players: int | None, budget_ms: float) -> None:
+def print_mc_versus_greedy(
+    slug: str, games: int, players: int | None, budget_ms: float, samples: int | None = None
+) -> None:
     started = time.perf_counter()
-    s = mc_versus_greedy(slug, games, players, budget_ms=budget_ms)
+    budget = None if samples else budget_ms
+    s = mc_versus_greedy(slug, games, players, budget_ms=budget, samples=samples)
+    limit = f"{samples} samples/decision, no clock" if samples else f"budget {budget_ms:.0f} ms"
     times = s.mc_times or [0.0]
     print(
         f"{s.slug}: Monte Carlo (1 seat) vs greedy ({s.players - 1} seats), {s.games} games, "
-        f"budget {budget_ms:.0f} ms/decision\n"
+        f"{limit}\n"
         f"  MC win rate {s.win_rate:.1%} (equal strength: {1 / s.players:.1%}); "
         f"mean rank MC {s.mc_mean_rank:.2f}, greedy {s.greedy_mean_rank:.2f}\n"
         f"  MC ms/decision: mean {1000 * sum(times) / len(times):.0f}, "
@@ -260,11 +264,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--budget-ms", type=float, default=300, help="Monte Carlo thinking time per decision"
     )
+    parser.add_argument(
+        "--samples",
+        type=int,
+        help="Monte Carlo samples per decision instead of a time budget (machine-independent)",
+    )
     parser.add_argument("--engine", action="append", help="slug (repeatable); default all")
     parser.add_argument("--players", type=int, help="table size (default: largest, at most 4)")
     args = parser.parse_args(argv)
     if args.mc_vs_greedy:
-        print_mc_versus_greedy(args.mc_vs_greedy, args.games, args.players, args.budget_ms)
+        print_mc_versus_greedy(
+            args.mc_vs_greedy, args.games, args.players, args.budget_ms, args.samples
+        )
         return
     slugs = args.engine or [engine.slug for engine in engines.all_engines()]
     print(
