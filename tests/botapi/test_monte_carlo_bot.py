@@ -16,8 +16,15 @@ from bench.bots import mc_versus_greedy
 from botapi import protocol
 from engines import CHANCE, Dealer
 
-MATCH_GAMES = 6
-"""Games 0-5 of bench.bots' seeding (the first six; over games 0-11 it also ranks better)."""
+MATCH_GAMES = 12
+"""Games 0-11 of bench.bots' seeding: mean rank 1.75 against greedy's 2.13.
+
+Honestly: over the 120 games of docs/engines/determinization.md the bot is only
+even with greedy (1.97 against 2.00). These twelve are the first twelve seeds,
+not a search for good ones; the test catches a change that makes the search
+stop helping on them (or an engine change that alters the games), it does not
+prove the bot stronger.
+"""
 MATCH_SAMPLES = 16
 """Samples per searched decision, with no clock: the result is the same on any machine."""
 
@@ -112,6 +119,8 @@ def test_on_a_fixed_set_of_games_it_ranks_better_than_greedy() -> None:
     """Seeded games and a fixed number of samples (no clock): the same result on any machine.
 
     One Monte Carlo seat against two greedy ones, its seat rotating; about 25 s.
+    The bot's answers depend only on the request and its seed when the clock
+    does not cut the search short, and here there is no clock.
     """
     summary = mc_versus_greedy("manila", MATCH_GAMES, 3, budget_ms=None, samples=MATCH_SAMPLES)
     assert summary.games == MATCH_GAMES
