@@ -13,3 +13,15 @@ class StatsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "stats"
     verbose_name = "competitor statistics"
+
+    def ready(self) -> None:
+        # A signal, not a call from tournaments: stats sits above tournaments and ratings.
+        from django.db.models.signals import post_save
+
+        from tournaments.models import Outcome
+        from tournaments.signals import games_settled
+
+        from .tallies import on_games_settled, on_outcome_saved
+
+        games_settled.connect(on_games_settled, dispatch_uid="stats.tallies")
+        post_save.connect(on_outcome_saved, sender=Outcome, dispatch_uid="stats.tallies.outcome")

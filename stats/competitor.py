@@ -1,12 +1,17 @@
-"""A competitor's statistics, each read by one aggregate query whatever the number of games.
+"""A competitor's statistics, each read by one query of a bounded number of rows.
 
 What counts: a game the public may see in full (``spectator.is_public_q``:
 finished, and its duplicate set over) and that public lists show
 (``Game.listed``: local test games stay out, as on every list). Ranks and
 scores come from the game's ``Outcome`` (seat order, forfeits ranked last),
-read in SQL with :class:`stats.sql.JsonArrayItem`, so averages and counts are
-the database's work and a page reads a fixed number of queries
+and a page reads a fixed number of queries
 (``tests/stats/test_queries.py`` counts them at two data sizes).
+
+Results by seat and head to head are read from per-competitor tallies
+(``stats.models``, kept by ``stats.tallies`` as games become counted), a few
+rows per engine and opponent instead of every game; the aggregate queries they
+replaced are kept in ``tests/stats/reference.py``, the oracle the tallies are
+tested against.
 
 The game list shows every listed game (running ones too), with results only
 once public, like the home page.
@@ -18,27 +23,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import (
-    Avg,
-    Count,
-    Exists,
-    F,
-    FilteredRelation,
-    OuterRef,
-    Q,
-    QuerySet,
-    Subquery,
-    Window,
-)
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
-from django.db.models.lookups import Exact, GreaterThan, LessThan
 
 from ratings.models import RatingChange, RatingScope
 from tournaments import listings, spectator
 from tournaments.models import Competitor, Game, Seat, Tournament
 
 from .filters import GameFilters
-from .sql import JsonArrayItem
+from .models import OpponentTally, SeatTally
 
 HISTORY_POINTS = 2000
 """At most this many latest points per ladder and system: the chart's data stay a few hundred KB."""
@@ -167,10 +160,6 @@ def _place(order: list[str], name: str) -> int:
 
 
 # ---------------------------------------------------------- results by seat
-MY_RANK = JsonArrayItem("game__outcome__ranks", "position")
-MY_SCORE = JsonArrayItem("game__outcome__scores", "position")
-
-
 @dataclass(frozen=True)
 class SeatResults:
     """How the competitor did from one seat of one engine at one table size."""
@@ -181,7 +170,7 @@ class SeatResults:
     position: int
     games: int
     firsts: int
-    average_rank: float
+    average_rank: float | None
     average_score: float | None
 
     @property
@@ -189,33 +178,29 @@ class SeatResults:
         return self.firsts / self.games if self.games else 0.0
 
 
+def _average(total: float, count: int) -> float | None:
+    return total / count if count else None
+
+
 def results_by_seat(competitor: Competitor) -> list[SeatResults]:
     """Games, first places (shared ones count) and average rank per engine, table size and seat.
 
     Seat 0 moves first; whether that helps depends on the game and on how
-    many sit at the table, hence the grouping. One query.
+    many sit at the table, hence the grouping. One query over the
+    competitor's :class:`~stats.models.SeatTally` rows (a few per engine),
+    however many games they played.
     """
-    rows = (
-        Seat.objects.filter(counted("game__"), competitor=competitor)
-        .values("game__engine", "game__num_players", "position")
-        .annotate(
-            games=Count("id"),
-            firsts=Count("id", filter=Exact(MY_RANK, 1)),
-            average_rank=Avg(MY_RANK),
-            average_score=Avg(MY_SCORE),
-        )
-        .order_by("game__engine", "game__num_players", "position")
-    )
+    rows = SeatTally.objects.filter(competitor=competitor).order_by("engine", "players", "position")
     return [
         SeatResults(
-            engine=row["game__engine"],
-            engine_name=listings.engine_name(row["game__engine"]),
-            players=row["game__num_players"],
-            position=row["position"],
-            games=row["games"],
-            firsts=row["firsts"],
-            average_rank=row["average_rank"],
-            average_score=row["average_score"],
+            engine=row.engine,
+            engine_name=listings.engine_name(row.engine),
+            players=row.players,
+            position=row.position,
+            games=row.games,
+            firsts=row.firsts,
+            average_rank=_average(row.rank_sum, row.rank_count),
+            average_score=_average(row.score_sum, row.score_count),
         )
         for row in rows
     ]
@@ -232,8 +217,8 @@ class HeadToHead:
     engine: str
     engine_name: str
     games: int
-    my_average_rank: float
-    their_average_rank: float
+    my_average_rank: float | None
+    their_average_rank: float | None
     ahead: int
     level: int
     behind: int
@@ -242,48 +227,33 @@ class HeadToHead:
 
 
 def head_to_head(competitor: Competitor, limit: int = OPPONENTS) -> list[HeadToHead]:
-    """Every opponent met in a counted game, most games first (one query).
+    """Every opponent met in a counted game, most games first (one query, ``limit`` rows).
 
     Each row compares the two seats of a game: "ahead" when the competitor
     ranked better, "level" on a shared rank. A game where either holds two
-    seats compares every pair of seats, but counts once in ``games``.
+    seats compares every pair of seats, but counts once in ``games``. Read
+    from the competitor's :class:`~stats.models.OpponentTally` rows (one per
+    opponent and engine) through the index on (competitor, -games).
     """
-    their_rank = JsonArrayItem("game__outcome__ranks", "position")
-    their_score = JsonArrayItem("game__outcome__scores", "position")
-    my_rank = JsonArrayItem("game__outcome__ranks", "mine__position")
-    my_score = JsonArrayItem("game__outcome__scores", "mine__position")
     rows = (
-        Seat.objects.annotate(
-            mine=FilteredRelation("game__seats", condition=Q(game__seats__competitor=competitor))
-        )
-        .filter(counted("game__"), mine__id__isnull=False)
-        .exclude(competitor=competitor)
-        .values("competitor_id", "competitor__name", "competitor__kind", "game__engine")
-        .annotate(
-            games=Count("game_id", distinct=True),
-            my_average_rank=Avg(my_rank),
-            their_average_rank=Avg(their_rank),
-            ahead=Count("id", filter=LessThan(my_rank, their_rank)),
-            level=Count("id", filter=Exact(my_rank, their_rank)),
-            behind=Count("id", filter=GreaterThan(my_rank, their_rank)),
-            score_difference=Avg(my_score - their_score),
-        )
-        .order_by("-games", "competitor__name", "competitor_id", "game__engine")[:limit]
+        OpponentTally.objects.filter(competitor=competitor)
+        .select_related("opponent")
+        .order_by("-games", "opponent__name", "opponent_id", "engine")[:limit]
     )
     return [
         HeadToHead(
-            opponent_id=row["competitor_id"],
-            opponent=row["competitor__name"],
-            kind=row["competitor__kind"],
-            engine=row["game__engine"],
-            engine_name=listings.engine_name(row["game__engine"]),
-            games=row["games"],
-            my_average_rank=row["my_average_rank"],
-            their_average_rank=row["their_average_rank"],
-            ahead=row["ahead"],
-            level=row["level"],
-            behind=row["behind"],
-            score_difference=row["score_difference"],
+            opponent_id=row.opponent_id,
+            opponent=row.opponent.name,
+            kind=row.opponent.kind,
+            engine=row.engine,
+            engine_name=listings.engine_name(row.engine),
+            games=row.games,
+            my_average_rank=_average(row.my_rank_sum, row.my_rank_count),
+            their_average_rank=_average(row.their_rank_sum, row.their_rank_count),
+            ahead=row.ahead,
+            level=row.level,
+            behind=row.behind,
+            score_difference=_average(row.difference_sum, row.difference_count),
         )
         for row in rows
     ]

@@ -28,6 +28,7 @@ from . import broadcast, claims, house_bot, live_record, players, records, spect
 from .decisions import FORFEITED, Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
 from .models import Game, Move, Outcome, Seat
+from .signals import games_settled
 
 log = logging.getLogger(__name__)
 
@@ -442,6 +443,7 @@ def finish(game_id: int) -> bool:
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
         apply_game_result(game)
+        games_settled.send(sender=Game, game_ids=[game.pk])  # competitor statistics (stats)
         players.game_finished(game)
         events.on_game_finished(game)  # a tournament's round ends, its next one is queued
         arena.on_game_finished(game)  # an arena game's entrants wait again

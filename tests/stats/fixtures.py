@@ -58,12 +58,13 @@ def build_world() -> World:
     cup = Tournament.objects.create(name="Duplicate cup", engine="manila", status="running")
     table = Table.objects.create(round=Round.objects.create(tournament=cup, number=1), number=1,
                                  seats=[])  # fmt: skip
-    set_open = finished_game([alpha, bravo, charlie], [1, 2, 3], scores=[99, 1, 0], table=table,
-                             tournament=cup)  # fmt: skip
-    apply_game_result(set_open)
+    # The twin first, as pairing makes a set's games together (a set never grows later).
     twin = GameFactory(num_players=3, status=Game.Status.RUNNING, table=table, tournament=cup)
     for position, competitor in enumerate([bravo, charlie, alpha]):
         Seat.objects.create(game=twin, position=position, competitor=competitor)
+    set_open = finished_game([alpha, bravo, charlie], [1, 2, 3], scores=[99, 1, 0], table=table,
+                             tournament=cup)  # fmt: skip
+    apply_game_result(set_open)
     unlisted = finished_game([alpha, delta], [1, 2], scores=[50, 0], listed=False, rated=False)
     running = GameFactory(num_players=3, status=Game.Status.RUNNING)
     for position, competitor in enumerate([alpha, delta, bravo]):

@@ -32,6 +32,7 @@ import engines
 from harbormaster import pagecache
 from tournaments import formats
 from tournaments.models import Entrant, Game, Round, Tournament
+from tournaments.signals import games_settled
 
 from . import seed_order, seeds
 from .eligibility import engine_label, why_cannot_play
@@ -239,5 +240,6 @@ def abort_unfinished_games(event: Tournament) -> list[int]:
         .values_list("pk", flat=True)
     )
     Game.objects.filter(pk__in=ids, status__in=unfinished).update(status=Game.Status.ABORTED)
+    games_settled.send(sender=Game, game_ids=ids)  # their duplicate sets may now be public
     pagecache.bump_on_commit(pagecache.RESULTS)
     return ids
