@@ -9,6 +9,8 @@ the same game settled again, a rebuild from scratch.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -21,6 +23,9 @@ from stats import competitor as stats
 from stats.models import CountedGame, OpponentTally, SeatTally
 from stats.tallies import rebuild, settle
 from tests.factories import CompetitorFactory, finished_game
+from tests.tournaments.played import play_as_people
+from tournaments import referee
+from tournaments.creation import create_game
 from tournaments.events.lifecycle import abort_unfinished_games
 from tournaments.models import Competitor, Game, Seat
 from tournaments.signals import games_settled
@@ -155,3 +160,21 @@ def test_the_page_reads_no_aggregate_over_the_competitors_games(world: World) ->
     tallies = [s for s in sql if '"stats_opponenttally"' in s]
     assert len(tallies) == 1 and "LIMIT 200" in tallies[0]
     assert len([s for s in sql if '"stats_seattally"' in s]) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager_referee")
+def test_a_game_finished_by_the_referee_is_tallied_once() -> None:
+    """The real path: ``referee.finish`` sends ``games_settled`` in its transaction."""
+    players = CompetitorFactory.create_batch(3, kind="person")
+    game = create_game("manila", players, seed="tally-seed")
+    play_as_people(game, random.Random(2))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert CountedGame.objects.filter(game=game).exists()
+    assert referee.finish(game.pk) is False
+    assert settle([game.pk]) == []
+    assert SeatTally.objects.filter(competitor__in=players).count() == 3
+    assert sum(SeatTally.objects.values_list("games", flat=True)) == 3
+    assert OpponentTally.objects.filter(competitor__in=players).count() == 6
+    assert_as_reference()
