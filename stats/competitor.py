@@ -105,10 +105,16 @@ def rating_history(competitor: Competitor, limit: int = HISTORY_POINTS) -> list[
     ``number`` is the game's place among the competitor's counted rated games
     in that scope (1 = first), so a chart cut to the latest ``limit`` points
     still says how many came before.
+
+    Counted games are those with a :class:`~stats.models.CountedGame` mark
+    (the same set as :func:`counted`, kept by ``stats.tallies``): an index
+    lookup per rating change, where ``counted()``'s duplicate-set test made
+    PostgreSQL scan every finished game. The rows read are the competitor's
+    rating changes (their games x systems x scopes), not the database's games.
     """
     partition = [F("scope_id"), F("system")]
     changes = (
-        RatingChange.objects.filter(counted("game__"), competitor=competitor)
+        RatingChange.objects.filter(game__stats_counted__isnull=False, competitor=competitor)
         .annotate(
             number=Window(
                 RowNumber(),
@@ -237,25 +243,55 @@ def head_to_head(competitor: Competitor, limit: int = OPPONENTS) -> list[HeadToH
     """
     rows = (
         OpponentTally.objects.filter(competitor=competitor)
-        .select_related("opponent")
-        .order_by("-games", "opponent__name", "opponent_id", "engine")[:limit]
+        .order_by("-games", "opponent__name", "opponent_id", "engine")
+        .values_list(
+            "opponent_id",
+            "opponent__name",
+            "opponent__kind",
+            "engine",
+            "games",
+            "my_rank_sum",
+            "my_rank_count",
+            "their_rank_sum",
+            "their_rank_count",
+            "ahead",
+            "level",
+            "behind",
+            "difference_sum",
+            "difference_count",
+        )[:limit]
     )
     return [
         HeadToHead(
-            opponent_id=row.opponent_id,
-            opponent=row.opponent.name,
-            kind=row.opponent.kind,
-            engine=row.engine,
-            engine_name=listings.engine_name(row.engine),
-            games=row.games,
-            my_average_rank=_average(row.my_rank_sum, row.my_rank_count),
-            their_average_rank=_average(row.their_rank_sum, row.their_rank_count),
-            ahead=row.ahead,
-            level=row.level,
-            behind=row.behind,
-            score_difference=_average(row.difference_sum, row.difference_count),
+            opponent_id=opponent_id,
+            opponent=name,
+            kind=kind,
+            engine=engine,
+            engine_name=listings.engine_name(engine),
+            games=games,
+            my_average_rank=_average(my_sum, my_count),
+            their_average_rank=_average(their_sum, their_count),
+            ahead=ahead,
+            level=level,
+            behind=behind,
+            score_difference=_average(difference, differences),
         )
-        for row in rows
+        for (
+            opponent_id,
+            name,
+            kind,
+            engine,
+            games,
+            my_sum,
+            my_count,
+            their_sum,
+            their_count,
+            ahead,
+            level,
+            behind,
+            difference,
+            differences,
+        ) in rows
     ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Avg, Count, FilteredRelation, Q
 from django.db.models.lookups import Exact, GreaterThan, LessThan
 
+from ratings.models import RatingChange
 from stats.competitor import OPPONENTS, HeadToHead, SeatResults, counted
 from stats.sql import JsonArrayItem
 from tournaments import listings
@@ -100,3 +101,12 @@ def head_to_head(competitor: Competitor, limit: int = OPPONENTS) -> list[HeadToH
 
 
 # -------------------------------------------------------------------- games
+
+
+def rated_games(competitor: Competitor) -> list[tuple[int, str, int]]:
+    """(scope, system, game) of every counted rating change: what the chart's points must be."""
+    return sorted(
+        RatingChange.objects.filter(counted("game__"), competitor=competitor).values_list(
+            "scope_id", "system", "game_id"
+        )
+    )

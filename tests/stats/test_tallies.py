@@ -49,7 +49,7 @@ def rounded(rows: list) -> list:
 
 
 def assert_as_reference() -> None:
-    """Every competitor's sections, from the tallies, equal the reference aggregates."""
+    """Every competitor's sections, and the chart's games, equal the reference aggregates."""
     for competitor in Competitor.objects.all():
         assert rounded(stats.results_by_seat(competitor)) == rounded(
             reference.results_by_seat(competitor)
@@ -57,6 +57,13 @@ def assert_as_reference() -> None:
         assert rounded(stats.head_to_head(competitor)) == rounded(
             reference.head_to_head(competitor)
         ), competitor.name
+        charted = sorted(
+            (ladder.scope_id, system, point.game_id)
+            for ladder in stats.rating_history(competitor)
+            for system, points in ladder.systems.items()
+            for point in points
+        )
+        assert charted == reference.rated_games(competitor), competitor.name
 
 
 def more_games(world: World) -> list[Game]:

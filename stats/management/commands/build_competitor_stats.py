@@ -12,7 +12,9 @@ import time
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django.db import connection
 
+from stats.models import CountedGame, OpponentTally, SeatTally
 from stats.tallies import rebuild
 
 
@@ -23,5 +25,11 @@ class Command(BaseCommand):
         start = time.perf_counter()
         written = rebuild()
         elapsed = time.perf_counter() - start
+        if connection.vendor == "postgresql":
+            # Fresh statistics, or the planner guesses the new tables empty (and hashes
+            # every mark where the rating history wants a few index lookups).
+            with connection.cursor() as cursor:
+                for model in (CountedGame, SeatTally, OpponentTally):
+                    cursor.execute(f"ANALYZE {model._meta.db_table}")
         summary = ", ".join(f"{count:,} {what}" for what, count in written.items())
         self.stdout.write(f"competitor statistics rebuilt: {summary} in {elapsed:.1f}s")
