@@ -7,9 +7,11 @@ measured 57% of a recompute in 80,000 single-row inserts), so rows stay
 tuples and go to the database in bulk:
 
 - PostgreSQL: ``COPY … FROM STDIN`` through psycopg 3's ``cursor.copy()``,
-  one stream for all rows. COPY keeps every constraint and index (the
-  unique ``one_change_per_game`` included) and fires the foreign-key
-  triggers, so it is exactly as safe as INSERT;
+  one statement per :data:`COPY_ROWS_PER_STATEMENT` rows, sent by a worker
+  thread while the caller goes on producing rows (:func:`_copy`). COPY
+  keeps every constraint and index (the unique ``one_change_per_game``
+  included) and fires the foreign-key triggers, so it is exactly as safe as
+  INSERT;
 - anything else (SQLite in development and tests): multi-row
   ``INSERT … VALUES (…), (…)`` statements, as many rows each as the
   backend's parameter limit allows.
@@ -19,13 +21,20 @@ Both run in the caller's transaction.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 from typing import Any
 
 from django.db import connection, models
 
 INSERT_ROWS_PER_STATEMENT = 500
 """Upper bound of rows per multi-row INSERT (SQLite also caps the parameters)."""
+COPY_ROWS_PER_STATEMENT = 5000
+"""Rows per COPY statement: the last statement's server work is what the caller waits for."""
+COPY_STATEMENTS_AHEAD = 4
+"""Chunks the producer may run ahead of the worker (memory bound; back-pressure)."""
 
 
 def write_rows(
@@ -39,21 +48,76 @@ def write_rows(
 
 
 def _copy(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
-    """One COPY FROM STDIN; psycopg adapts each value (floats keep every bit).
+    """COPY FROM STDIN in chunks from a worker thread, overlapping the caller's work.
 
-    ``cursor.copy`` is psycopg's own, past Django's error translation, so the
-    stream is wrapped: a broken constraint raises Django's ``IntegrityError``
-    as an INSERT would.
+    A recompute produces rows as it rates games; the server's share (parsing
+    the COPY, inserting, updating the indexes, then checking every foreign key
+    of every row) used to start only when the rows were all sent, and the
+    foreign-key checks only at COMMIT (Django's are ``DEFERRABLE INITIALLY
+    DEFERRED``): about 1.4 s for 80,000 rows that nothing overlapped. Here
+    this thread keeps producing while a worker thread COPYs the previous
+    chunk, and the table's deferred foreign keys are made ``IMMEDIATE`` for
+    the duration, so each chunk is checked at the end of its own statement,
+    while the next chunk is being computed. Same constraints, same
+    transaction, checked earlier; afterwards they are deferred again.
+
+    The worker uses the same psycopg connection (psycopg connections are
+    thread-safe, and this thread does not touch it until the worker is done).
+    ``cursor.copy`` is psycopg's own, past Django's error translation, so a
+    failure is re-raised here through it: a broken constraint raises
+    Django's ``IntegrityError`` as an INSERT would.
     """
     quote = connection.ops.quote_name
     sql = f"COPY {quote(table)} ({', '.join(quote(c) for c in columns)}) FROM STDIN"
+    with connection.cursor() as cursor:  # opens the connection if needed
+        deferred = _deferred_foreign_keys(cursor, table) if connection.in_atomic_block else []
+        if deferred:
+            cursor.execute(f"SET CONSTRAINTS {', '.join(map(quote, deferred))} IMMEDIATE")
+    raw = connection.connection
+    chunks: queue.Queue[list[Sequence[Any]] | None] = queue.Queue(COPY_STATEMENTS_AHEAD)
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            with raw.cursor() as worker_cursor:
+                while (chunk := chunks.get()) is not None:
+                    with worker_cursor.copy(sql) as copy:
+                        write = copy.write_row
+                        for row in chunk:
+                            write(row)
+        except BaseException as exc:  # re-raised by the producer below
+            failures.append(exc)
+            while chunks.get() is not None:  # never leave the producer blocked
+                pass
+
+    worker = threading.Thread(target=work, name=f"copy {table}", daemon=True)
+    worker.start()
     count = 0
-    with connection.wrap_database_errors, connection.cursor() as cursor, cursor.copy(sql) as copy:
-        write = copy.write_row
-        for row in rows:
-            write(row)
-            count += 1
+    iterator = iter(rows)
+    try:
+        while not failures and (chunk := list(islice(iterator, COPY_ROWS_PER_STATEMENT))):
+            chunks.put(chunk)
+            count += len(chunk)
+    finally:
+        chunks.put(None)
+        worker.join()
+    if failures:
+        with connection.wrap_database_errors:
+            raise failures[0]
+    if deferred:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET CONSTRAINTS {', '.join(map(quote, deferred))} DEFERRED")
     return count
+
+
+def _deferred_foreign_keys(cursor: Any, table: str) -> list[str]:
+    """Names of ``table``'s foreign keys that are checked at commit (initially deferred)."""
+    cursor.execute(
+        "SELECT conname FROM pg_constraint"
+        " WHERE conrelid = %s::regclass AND contype = 'f' AND condeferred ORDER BY conname",
+        [connection.ops.quote_name(table)],
+    )
+    return [name for (name,) in cursor.fetchall()]
 
 
 def _adapters(

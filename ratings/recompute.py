@@ -58,16 +58,24 @@ def load_results(scope: RatingScope) -> list[ledger.GameResult]:
         "game_id", "competitor_id", "forfeited", "withdrawn"
     ):
         seats.setdefault(game_id, []).append((competitor_id, forfeited, withdrawn))
+    # A log holds few distinct (ranks, forfeits, withdrawals) patterns; rated_seats is pure,
+    # so each pattern is worked out once rather than once per game.
+    patterns: dict[tuple, tuple[tuple[int, ...], tuple[int, ...]]] = {}
     results = []
     for pk, finished_at, ranks in games:
         table = seats.get(pk, [])
-        positions, kept = rated_seats(ranks, [f for _, f, _ in table], [w for _, _, w in table])
+        key = (tuple(ranks), tuple((f, w) for _, f, w in table))
+        pattern = patterns.get(key)
+        if pattern is None:
+            positions, kept = rated_seats(ranks, [f for _, f, _ in table], [w for _, _, w in table])
+            pattern = patterns[key] = (tuple(positions), tuple(kept))
+        positions, kept = pattern
         results.append(
             ledger.GameResult(
                 game_id=pk,
                 finished_at=finished_at,
                 competitors=tuple(table[i][0] for i in positions),
-                ranks=tuple(kept),
+                ranks=kept,
             )
         )
     return results

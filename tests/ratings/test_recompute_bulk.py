@@ -20,7 +20,7 @@ from ratings.models import Rating, RatingChange, RatingScope
 from ratings.recompute import CHANGE_FIELDS, recompute_scope
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game
-from tournaments.models import Seat
+from tournaments.models import Game, Seat
 
 from .test_services import _snapshot
 
@@ -75,7 +75,8 @@ def _rebuild_everything() -> None:
 
 
 @pytest.mark.django_db
-def test_bulk_recompute_gives_the_incremental_ratings_bit_for_bit(write_path) -> None:
+def test_bulk_recompute_gives_the_incremental_ratings_bit_for_bit(write_path, monkeypatch) -> None:
+    monkeypatch.setattr(bulk, "COPY_ROWS_PER_STATEMENT", 7)  # many COPY statements per write
     players = CompetitorFactory.create_batch(8)
     _season(players, LeagueFactory(engine="manila"), games=90, seed=11)
     live = _snapshot()
@@ -198,3 +199,67 @@ def test_a_recompute_racing_live_games_ends_as_the_incremental_path(first: str) 
     live = _snapshot()
     recompute_scope(scope)
     assert _snapshot() == live
+
+
+def _change_row(**changed) -> tuple:
+    """A RatingChange row (CHANGE_FIELDS order) copied from an existing change."""
+    columns = [f"{f}_id" if f in ("game", "competitor", "scope") else f for f in CHANGE_FIELDS]
+    row = dict(zip(CHANGE_FIELDS, RatingChange.objects.values_list(*columns).first(), strict=True))
+    row.update(changed)
+    return tuple(row[f] for f in CHANGE_FIELDS)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_copy_checks_foreign_keys_per_statement_then_defers_them_again(monkeypatch) -> None:
+    """The COPY path checks each statement's foreign keys at once, and leaves them deferred.
+
+    ``bulk._copy`` makes the table's deferred foreign keys IMMEDIATE while it
+    writes (so the server checks each chunk while the caller computes the
+    next); a row pointing at no game is refused right there, and afterwards
+    the keys are checked at commit again, as Django declares them.
+    """
+    monkeypatch.setattr(bulk, "COPY_ROWS_PER_STATEMENT", 1)
+    players = CompetitorFactory.create_batch(3)
+    apply_game_result(finished_game(players, [1, 2, 3]))
+    missing = Game.objects.order_by("-pk").values_list("pk", flat=True).first() + 1000
+    dangling = _change_row(game=missing)
+    system = CHANGE_FIELDS.index("system")
+    produced = []
+
+    def rows():  # no queries in here: the connection is the writer's while it writes
+        for i in range(50):
+            produced.append(i)
+            yield (*dangling[:system], f"bench{i}", *dangling[system + 1 :])
+
+    with pytest.raises(IntegrityError, match="foreign key"), transaction.atomic():
+        bulk.write_rows(RatingChange, CHANGE_FIELDS, rows())
+    assert len(produced) < 50, "the producer stops once a statement failed"
+
+    with transaction.atomic():
+        bulk.write_rows(RatingChange, CHANGE_FIELDS, [_change_row(system="again")])
+        # deferred again: a dangling row is accepted until the constraints are checked
+        RatingChange.objects.create(**dict(zip(
+            [f"{f}_id" if f in ("game", "competitor", "scope") else f for f in CHANGE_FIELDS],
+            _change_row(game=missing, system="later"),
+            strict=True,
+        )))  # fmt: skip
+        with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        transaction.set_rollback(True)
+
+
+@pytest.mark.django_db
+def test_an_error_while_producing_rows_reaches_the_caller() -> None:
+    """A failing producer is not swallowed by the writing machinery (nor does it hang)."""
+    players = CompetitorFactory.create_batch(3)
+    apply_game_result(finished_game(players, [1, 2, 3]))
+    row = _change_row(system="new")
+
+    def rows():
+        yield row
+        raise RuntimeError("the rating math failed")
+
+    with pytest.raises(RuntimeError, match="math failed"), transaction.atomic():
+        bulk.write_rows(RatingChange, CHANGE_FIELDS, rows())
+    assert not RatingChange.objects.filter(system="new").exists()
