@@ -135,4 +135,4 @@ def measure_recompute(system: Any, log: Sequence[Any]) -> Any:
     ).values_list("competitor__name", "value", "sigma"):
         seat = int(competitor.removeprefix("bench"))
         final[seat] = value if sigma is None else (value, sigma)
-    return Measurement(seconds, final)
+    return Measurement(seconds, final, seconds, last_cpu_seconds)
