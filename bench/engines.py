@@ -1,17 +1,21 @@
 """Random full games per second, per engine and player count, on one core.
 
     .venv/bin/python -m bench.engines [--seconds 3] [--engine manila] [--players 4]
-        [--openspiel-game python_team_dominoes] [--no-openspiel]
+        [--openspiel-game python_team_dominoes] [--no-openspiel] [--chance rng]
 
 Chance is drawn by ``Dealer`` and players pick uniformly at random, exactly as
 the generic tests play; the figure is what tournaments and tree-searching bots
-can expect from the bare rules. Time is the process's CPU time, not the wall
-clock, so that other work on a shared machine does not count against the
-engines (it still slows them a little through shared caches: compare figures
-of the same run). When OpenSpiel is installed (the optional ``bench`` extra)
-the same run times its Python-implemented games the same way
-(:mod:`bench.openspiel_games`) and prints each engine's steps/s as a multiple
-of each of theirs (issue #17's yardstick). Prints a
+can expect from the bare rules. ``Dealer`` hashes the seed with a key naming
+each chance event (sha256: the referee's verifiable dice); OpenSpiel's side
+draws one ``random.Random`` number per event instead. ``--chance rng`` draws
+ours the same way as theirs (:func:`rng_choice`), so that both sides pay the
+same for sampling and the ratio compares the rules alone. Time is the
+process's CPU time, not the wall clock, so that other work on a shared machine
+does not count against the engines (it still slows them a little through
+shared caches: compare figures of the same run). When OpenSpiel is installed
+(the optional ``bench`` extra) the same run times its Python-implemented games
+the same way (:mod:`bench.openspiel_games`) and prints each engine's steps/s
+as a multiple of each of theirs (issue #17's yardstick). Prints a
 table; not a test.
 """
 
@@ -28,15 +32,36 @@ from engines import CHANCE, Dealer
 from . import openspiel_games
 
 
-def play_random(engine: engines.Engine, num_players: int, seed: int) -> int:
-    """Play one random game; return the number of steps (chance included)."""
+def rng_choice(state: engines.State, rng: random.Random) -> engines.Action:
+    """A chance outcome drawn as ``bench.openspiel_games`` draws OpenSpiel's: one uniform number."""
+    outcomes = state.chance_outcomes()
+    u = rng.random()
+    total = 0.0
+    for action, probability in outcomes:
+        total += probability
+        if u < total:
+            return action
+    return outcomes[-1][0]
+
+
+def play_random(engine: engines.Engine, num_players: int, seed: int, chance: str = "dealer") -> int:
+    """Play one random game; return the number of steps (chance included).
+
+    ``chance`` is ``"dealer"`` (the referee's ``Dealer``) or ``"rng"`` (:func:`rng_choice`).
+    """
     state = engine.new_game(num_players)
     dealer = Dealer(seed)
     rng = random.Random(seed)
+    by_rng = chance == "rng"
     steps = 0
     while not state.is_over:
         seat = state.to_move[0]
-        action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        if seat != CHANCE:
+            action = rng.choice(state.legal_actions(seat))
+        elif by_rng:
+            action = rng_choice(state, rng)
+        else:
+            action = dealer.choose(state)
         state.apply(seat, action)
         steps += 1
     return steps
@@ -52,9 +77,11 @@ def measure_games(play: Callable[[int], int], seconds: float) -> tuple[int, int,
     return games, steps, elapsed
 
 
-def measure(engine: engines.Engine, num_players: int, seconds: float) -> tuple[int, int, float]:
+def measure(
+    engine: engines.Engine, num_players: int, seconds: float, chance: str = "dealer"
+) -> tuple[int, int, float]:
     """(games, steps, CPU seconds) of random games of ``engine`` over about ``seconds``."""
-    return measure_games(lambda seed: play_random(engine, num_players, seed), seconds)
+    return measure_games(lambda seed: play_random(engine, num_players, seed, chance), seconds)
 
 
 def _row(name: str, players: int | str, games: int, steps: int, elapsed: float) -> str:
@@ -76,6 +103,12 @@ def main() -> None:
         + ", ".join(openspiel_games.DEFAULT_GAMES),
     )
     parser.add_argument("--no-openspiel", action="store_true", help="skip OpenSpiel's games")
+    parser.add_argument(
+        "--chance",
+        choices=("dealer", "rng"),
+        default="dealer",
+        help="draw our chance events with Dealer (sha256, default) or as OpenSpiel's side does",
+    )
     args = parser.parse_args()
     chosen = [engines.get(s) for s in args.engine] if args.engine else engines.all_engines()
     print(f"{'engine':<22} {'players':>7} {'games/s':>9} {'steps/s':>10} {'steps/game':>10}")
@@ -85,7 +118,7 @@ def main() -> None:
         for n in counts:
             if not engine.min_players <= n <= engine.max_players:
                 continue
-            games, steps, elapsed = measure(engine, n, args.seconds)
+            games, steps, elapsed = measure(engine, n, args.seconds, args.chance)
             print(_row(engine.slug, n, games, steps, elapsed), flush=True)
             ours.append((f"{engine.slug} {n}p", steps / elapsed))
     if args.no_openspiel:
