@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
@@ -38,16 +38,46 @@ COPY_STATEMENTS_AHEAD = 4
 
 
 def write_rows(
-    model: type[models.Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]
+    model: type[models.Model],
+    fields: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    replacing: Mapping[str, Any] | None = None,
 ) -> int:
-    """Insert ``rows`` (values in ``fields`` order, foreign keys as ids); return the count."""
+    """Insert ``rows`` (values in ``fields`` order, foreign keys as ids); return the count.
+
+    ``replacing`` (field -> value, foreign keys as ids) first deletes the
+    model's rows with all those values, as the writer's first statement: on
+    PostgreSQL the worker thread runs it while the caller already produces
+    rows, so a rebuild does not wait for the old rows' removal either. It is
+    a plain ``DELETE``: no signals, no cascade (for models nothing refers to).
+    """
     columns = [model._meta.get_field(name).column for name in fields]
+    delete = _delete_statement(model, replacing) if replacing else None
     if connection.vendor == "postgresql":
-        return _copy(model._meta.db_table, columns, rows)
+        return _copy(model._meta.db_table, columns, rows, delete)
+    if delete is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(*delete)
     return _insert(model, fields, columns, rows)
 
 
-def _copy(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:
+def _delete_statement(model: type[models.Model], where: Mapping[str, Any]) -> tuple[str, list[Any]]:
+    """``DELETE FROM table WHERE column = %s AND …`` and its parameters."""
+    quote = connection.ops.quote_name
+    names = sorted(where)
+    conditions = " AND ".join(f"{quote(model._meta.get_field(n).column)} = %s" for n in names)
+    return (
+        f"DELETE FROM {quote(model._meta.db_table)} WHERE {conditions}",
+        [where[n] for n in names],
+    )
+
+
+def _copy(
+    table: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    delete: tuple[str, list[Any]] | None = None,
+) -> int:
     """COPY FROM STDIN in chunks from a worker thread, overlapping the caller's work.
 
     A recompute produces rows as it rates games; the server's share (parsing
@@ -80,6 +110,8 @@ def _copy(table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> 
     def work() -> None:
         try:
             with raw.cursor() as worker_cursor:
+                if delete is not None:
+                    worker_cursor.execute(*delete)
                 while (chunk := chunks.get()) is not None:
                     with worker_cursor.copy(sql) as copy:
                         write = copy.write_row

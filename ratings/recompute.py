@@ -175,10 +175,13 @@ def recompute_scope(
         RatingScope.objects.select_for_update().get(pk=scope.pk)
         results = load_results(scope)
         for name in names:
-            RatingChange.objects.filter(scope=scope, system=name).delete()
-            Rating.objects.filter(scope=scope, system=name).delete()
+            # The old rows go as each writer's first statement (bulk.write_rows): on
+            # PostgreSQL while the first games are being rated.
+            mine = {"scope": scope.pk, "system": name}
             replay = Replay(scope, name)
-            bulk.write_rows(RatingChange, CHANGE_FIELDS, replay.changes(results, progress))
-            bulk.write_rows(Rating, RATING_FIELDS, replay.ratings())
+            bulk.write_rows(
+                RatingChange, CHANGE_FIELDS, replay.changes(results, progress), replacing=mine
+            )
+            bulk.write_rows(Rating, RATING_FIELDS, replay.ratings(), replacing=mine)
             counts[name] = replay.rated
     return counts
