@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.engines [--seconds 3] [--engine manila] [--players 4]
         [--openspiel-game python_team_dominoes] [--no-openspiel] [--chance rng]
+        [--openspiel-checked]
 
 Chance is drawn by ``Dealer`` and players pick uniformly at random, exactly as
 the generic tests play; the figure is what tournaments and tree-searching bots
@@ -9,13 +10,15 @@ can expect from the bare rules. ``Dealer`` hashes the seed with a key naming
 each chance event (sha256: the referee's verifiable dice); OpenSpiel's side
 draws one ``random.Random`` number per event instead. ``--chance rng`` draws
 ours the same way as theirs (:func:`rng_choice`), so that both sides pay the
-same for sampling and the ratio compares the rules alone. Time is the
-process's CPU time, not the wall clock, so that other work on a shared machine
-does not count against the engines (it still slows them a little through
-shared caches: compare figures of the same run). When OpenSpiel is installed
-(the optional ``bench`` extra) the same run times its Python-implemented games
-the same way (:mod:`bench.openspiel_games`) and prints each engine's steps/s
-as a multiple of each of theirs (issue #17's yardstick). Prints a
+same for sampling and the ratio compares the rules alone; ``--openspiel-
+checked`` makes OpenSpiel check each action's legality, as our ``apply``
+always does. Time is the process's CPU time, not the wall clock, so that other
+work on a shared machine does not count against the engines (it still slows
+them a little through shared caches: compare figures of the same run). When
+OpenSpiel is installed (the optional ``bench`` extra) the same run times its
+Python-implemented games the same way (:mod:`bench.openspiel_games`) and
+prints each engine's steps/s as a multiple of each of theirs (issue #17's
+yardstick). Prints a
 table; not a test.
 """
 
@@ -104,6 +107,11 @@ def main() -> None:
     )
     parser.add_argument("--no-openspiel", action="store_true", help="skip OpenSpiel's games")
     parser.add_argument(
+        "--openspiel-checked",
+        action="store_true",
+        help="OpenSpiel checks each action's legality, as our apply does (default: it does not)",
+    )
+    parser.add_argument(
         "--chance",
         choices=("dealer", "rng"),
         default="dealer",
@@ -131,7 +139,8 @@ def main() -> None:
     for name in args.openspiel_game or openspiel_games.DEFAULT_GAMES:
         game = openspiel_games.load(name)
         games, steps, elapsed = measure_games(
-            lambda seed, game=game: openspiel_games.play_random(game, seed), args.seconds
+            lambda seed, game=game: openspiel_games.play_random(game, seed, args.openspiel_checked),
+            args.seconds,
         )
         print(_row(name, game.num_players(), games, steps, elapsed), flush=True)
         theirs.append((name, steps / elapsed))

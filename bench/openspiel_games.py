@@ -47,10 +47,17 @@ def load(name: str) -> Any:
     return game
 
 
-def play_random(game: Any, seed: int) -> int:
-    """Play one random game of an OpenSpiel game; return the number of steps."""
+def play_random(game: Any, seed: int, checked: bool = False) -> int:
+    """Play one random game of an OpenSpiel game; return the number of steps.
+
+    OpenSpiel's ``apply_action`` does not check that the action is legal (it
+    plays an out-of-range action without a word); our engines' ``apply``
+    always does, as the referee needs. ``checked`` plays through
+    ``apply_action_with_legality_check`` instead, the same work as ours.
+    """
     state = game.new_initial_state()
     rng = random.Random(seed)
+    apply = "apply_action_with_legality_check" if checked else "apply_action"
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():
@@ -65,6 +72,6 @@ def play_random(game: Any, seed: int) -> int:
                     break
         else:
             action = rng.choice(state.legal_actions())
-        state.apply_action(action)
+        getattr(state, apply)(action)
         steps += 1
     return steps
