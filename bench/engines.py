@@ -18,8 +18,7 @@ them a little through shared caches: compare figures of the same run). When
 OpenSpiel is installed (the optional ``bench`` extra) the same run times its
 Python-implemented games the same way (:mod:`bench.openspiel_games`) and
 prints each engine's steps/s as a multiple of each of theirs (issue #17's
-yardstick). Prints a
-table; not a test.
+yardstick). Prints a table; not a test.
 """
 
 from __future__ import annotations
