@@ -118,10 +118,11 @@ def _settle() -> None:
     """VACUUM ANALYZE what a recompute churns (PostgreSQL; untimed).
 
     A recompute deletes and rewrites every change row of the system, which
-    wakes PostgreSQL's autovacuum; left alone it would run during the next
-    measurement (the pure math, then the package) and slow whichever comes
-    first. Vacuuming here makes every measurement start from the same, settled
-    database, as a production table is.
+    can wake PostgreSQL's autovacuum during the next measurement (the pure
+    math, then the package). Vacuuming here makes every measurement start
+    from the same, settled database, as a production table is. (It did not
+    explain pure reading 10-15% slower than package in the bench's fixed
+    order: timed alternately they are equal, see docs/architecture.md.)
     """
     from django.db import connection
 
