@@ -234,19 +234,49 @@ def mc_versus_greedy(
     return summary
 
 
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (sound for small counts, unlike p +- 2se)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return centre - half, centre + half
+
+
+def mean_half_width(values: Sequence[float], z: float = 1.96) -> float:
+    """Half the width of the normal-approximation 95% interval of the mean of ``values``."""
+    if len(values) < 2:
+        return math.inf
+    mean = sum(values) / len(values)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return z * math.sqrt(variance / len(values))
+
+
 def print_mc_versus_greedy(
-    slug: str, games: int, players: int | None, budget_ms: float, samples: int | None = None
+    slug: str,
+    games: int,
+    players: int | None,
+    budget_ms: float,
+    samples: int | None = None,
+    first_seed: int = 0,
 ) -> None:
     started = time.perf_counter()
     budget = None if samples else budget_ms
-    s = mc_versus_greedy(slug, games, players, budget_ms=budget, samples=samples)
+    s = mc_versus_greedy(
+        slug, games, players, budget_ms=budget, samples=samples, first_seed=first_seed
+    )
     limit = f"{samples} samples/decision, no clock" if samples else f"budget {budget_ms:.0f} ms"
     times = s.mc_times or [0.0]
+    low, high = wilson_interval(s.mc_wins, s.games)
     print(
-        f"{s.slug}: Monte Carlo (1 seat) vs greedy ({s.players - 1} seats), {s.games} games, "
-        f"{limit}\n"
-        f"  MC win rate {s.win_rate:.1%} (equal strength: {1 / s.players:.1%}); "
-        f"mean rank MC {s.mc_mean_rank:.2f}, greedy {s.greedy_mean_rank:.2f}\n"
+        f"{s.slug}: Monte Carlo (1 seat) vs greedy ({s.players - 1} seats), {s.games} games "
+        f"(seeds {first_seed}-{first_seed + s.games - 1}), {limit}\n"
+        f"  MC wins {s.mc_wins}/{s.games} = {s.win_rate:.1%} (95% interval {low:.1%}-{high:.1%}; "
+        f"equal strength: {1 / s.players:.1%}); "
+        f"mean rank MC {s.mc_mean_rank:.2f} (95% interval +-{mean_half_width(s.mc_ranks):.2f}), "
+        f"greedy {s.greedy_mean_rank:.2f}; MC ranks 1/2/3..: "
+        f"{'/'.join(str(s.mc_ranks.count(r)) for r in range(1, s.players + 1))}\n"
         f"  MC ms/decision: mean {1000 * sum(times) / len(times):.0f}, "
         f"max {1000 * max(times):.0f}   ({time.perf_counter() - started:.0f} s)",
         flush=True,
@@ -269,12 +299,20 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         help="Monte Carlo samples per decision instead of a time budget (machine-independent)",
     )
+    parser.add_argument(
+        "--first-seed", type=int, default=0, help="Monte Carlo games: seed of the first game"
+    )
     parser.add_argument("--engine", action="append", help="slug (repeatable); default all")
     parser.add_argument("--players", type=int, help="table size (default: largest, at most 4)")
     args = parser.parse_args(argv)
     if args.mc_vs_greedy:
         print_mc_versus_greedy(
-            args.mc_vs_greedy, args.games, args.players, args.budget_ms, args.samples
+            args.mc_vs_greedy,
+            args.games,
+            args.players,
+            args.budget_ms,
+            args.samples,
+            args.first_seed,
         )
         return
     slugs = args.engine or [engine.slug for engine in engines.all_engines()]

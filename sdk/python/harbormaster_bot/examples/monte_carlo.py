@@ -17,9 +17,10 @@ heuristics do: the search corrects greedy, it does not replace it.
 
 It searches where accomplices go and where the boats start; the other
 decisions (the auction above all: a rollout teaches nothing about bidding)
-are greedy's. It stops sampling when the request's answer time is nearly
-spent, so it never misses a deadline (greedy's proposal stands if not every
-action was tried).
+are greedy's. It takes up to 32 samples and starts no new one once 70% of
+the request's answer time is spent, so it never misses a deadline; a sample
+cut short is dropped (every action is judged on the same samples), and with
+fewer than 8 complete samples greedy's proposal stands.
 
 It needs the rules engines (the ``search`` extra); ``bench/bots.py
 --mc-vs-greedy`` measures it against the greedy bot. See
@@ -48,8 +49,12 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     ) from exc
 
 GAME = "manila"
-SAMPLES = 16
+SAMPLES = 32
 """Determinizations per searched decision (each action is tried on every one), time allowing."""
+MIN_SAMPLES = 8
+"""Fewer samples (a busy machine) are too noisy to overrule greedy: its proposal stands."""
+TIME_SHARE = 0.7
+"""No new sample is started once this share of the answer time is spent."""
 MARGIN = 2.0
 """Pesos of mean wealth lead by which the search must beat greedy's choice to overrule it."""
 SEARCHED = frozenset({"place", "start_boats"})
@@ -111,11 +116,13 @@ class MonteCarloBot:
             return proposal
         seat = turn.seat
         totals = [0.0] * len(legal)
-        tried = [0] * len(legal)
+        done = 0
         base = f"{self.seed}/{turn.game['id']}/{seat}/{turn.ply}"
-        deadline = turn.answer_by - SAFETY_S
+        now = time.monotonic()
+        stop_sampling = now + TIME_SHARE * max(0.0, turn.answer_by - now)
+        hard_stop = turn.answer_by - SAFETY_S
         for k in range(self.samples):
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= stop_sampling:
                 break
             sample = determinize(
                 GAME,
@@ -125,16 +132,20 @@ class MonteCarloBot:
                 options=turn.game.get("options"),
                 check=False,
             )
-            for index, action in enumerate(legal):
-                if time.monotonic() >= deadline:
+            leads = []
+            for action in legal:
+                if time.monotonic() >= hard_stop:
                     break
                 state = sample.clone()
                 state.apply(seat, action)
-                totals[index] += rollout(state, random.Random(f"{base}/{k}/roll"), seat)
-                tried[index] += 1
-        if not all(tried):  # out of time before every action was tried once
+                leads.append(rollout(state, random.Random(f"{base}/{k}/roll"), seat))
+            if len(leads) < len(legal):  # out of time: a partial sample would be unfair
+                break
+            totals = [total + lead for total, lead in zip(totals, leads, strict=True)]
+            done += 1
+        if done < MIN_SAMPLES:  # too few samples to tell luck from a better action
             return proposal
-        means = [total / count for total, count in zip(totals, tried, strict=True)]
+        means = [total / done for total in totals]
         best = max(range(len(legal)), key=lambda i: (means[i], -i))
         return best if means[best] - means[proposal] > MARGIN else proposal
 
