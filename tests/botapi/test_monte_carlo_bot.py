@@ -1,4 +1,4 @@
-"""The Monte Carlo example bot: legal, on time, deterministic, Manila only, better than greedy."""
+"""The Monte Carlo example bot: legal, on time, deterministic, Manila only, even with greedy."""
 
 from __future__ import annotations
 
@@ -9,24 +9,30 @@ from typing import Any
 
 import pytest
 from harbormaster_bot import Turn, answer_budget_ms
-from harbormaster_bot.examples.monte_carlo import MonteCarloBot
+from harbormaster_bot.examples.monte_carlo import MIN_SAMPLES, SAMPLES, MonteCarloBot
 
 import engines
 from bench.bots import mc_versus_greedy
 from botapi import protocol
 from engines import CHANCE, Dealer
 
-MATCH_GAMES = 12
-"""Games 0-11 of bench.bots' seeding: mean rank 1.75 against greedy's 2.13.
+MATCH_GAMES = 16
+"""Seeds 0-15 of bench.bots' seeding: the first sixteen, as many as fit in about 40 s.
 
-Honestly: over the 120 games of docs/engines/determinization.md the bot is only
-even with greedy (1.97 against 2.00). These twelve are the first twelve seeds,
-not a search for good ones; the test catches a change that makes the search
-stop helping on them (or an engine change that alters the games), it does not
-prove the bot stronger.
+Measured: mean rank 1.69 against greedy's 2.16 (9 wins of 16), better than
+the 240-game average, so the slack below is not what lets it pass; the same
+bot with its rollout scores negated (a broken search) ranks 3.00 against 1.50.
 """
-MATCH_SAMPLES = 16
-"""Samples per searched decision, with no clock: the result is the same on any machine."""
+MATCH_SLACK = 0.2
+"""How much worse than greedy's mean rank the bot may rank on them and still pass.
+
+Over 240 games (docs/engines/determinization.md) the bot is even with greedy,
+not better, so the test cannot honestly demand a better rank on any fixed set
+of seeds; it demands "not clearly worse", which a broken search (one that
+overrules greedy with bad actions) fails.
+"""
+MATCH_SAMPLES = SAMPLES
+"""The bot's own number of samples, with no clock: the result is the same on any machine."""
 
 
 def manila_requests(count: int, seed: int = 0, deadline_ms: int = 400) -> list[dict[str, Any]]:
@@ -76,11 +82,27 @@ def test_a_spent_budget_still_gets_a_legal_answer_at_once() -> None:
 
 def test_it_is_deterministic_for_a_request_and_a_seed() -> None:
     requests = manila_requests(12, seed=5)
-    first = [MonteCarloBot(seed=3, samples=6).act(Turn(r, math.inf)) for r in requests]
-    again = [MonteCarloBot(seed=3, samples=6).act(Turn(r, math.inf)) for r in requests]
+    samples = MIN_SAMPLES  # the fewest with which the search may overrule greedy
+    first = [MonteCarloBot(seed=3, samples=samples).act(Turn(r, math.inf)) for r in requests]
+    again = [MonteCarloBot(seed=3, samples=samples).act(Turn(r, math.inf)) for r in requests]
     assert first == again
-    others = [MonteCarloBot(seed=4, samples=6).act(Turn(r, math.inf)) for r in requests]
+    others = [MonteCarloBot(seed=4, samples=samples).act(Turn(r, math.inf)) for r in requests]
     assert all(0 <= i < len(r["legal_actions"]) for i, r in zip(others, requests, strict=True))
+
+
+def test_with_too_few_samples_greedy_decides() -> None:
+    """Below MIN_SAMPLES complete samples (a busy machine) the search never overrules greedy."""
+    from harbormaster_bot.examples.greedy import greedy_bot
+
+    requests = [r for r in manila_requests(40, seed=7) if r["view"]["phase"] == "place"]
+    few = MonteCarloBot(seed=1, samples=MIN_SAMPLES - 1)
+    many = MonteCarloBot(seed=1)
+    greedy = greedy_bot("manila")
+    assert [few.act(Turn(r, math.inf)) for r in requests] == [
+        greedy.act(Turn(r, math.inf)) for r in requests
+    ]
+    # ... and with enough samples it does overrule greedy somewhere, or the test proves nothing
+    assert any(many.act(Turn(r, math.inf)) != greedy.act(Turn(r, math.inf)) for r in requests)
 
 
 def test_it_refuses_a_game_it_does_not_play() -> None:
@@ -115,13 +137,13 @@ def test_it_needs_the_engines_and_says_how_to_install_them() -> None:
 
 
 @pytest.mark.slow
-def test_on_a_fixed_set_of_games_it_ranks_better_than_greedy() -> None:
+def test_on_a_fixed_set_of_games_it_ranks_about_as_well_as_greedy() -> None:
     """Seeded games and a fixed number of samples (no clock): the same result on any machine.
 
-    One Monte Carlo seat against two greedy ones, its seat rotating; about 25 s.
+    One Monte Carlo seat against two greedy ones, its seat rotating; about 40 s.
     The bot's answers depend only on the request and its seed when the clock
     does not cut the search short, and here there is no clock.
     """
     summary = mc_versus_greedy("manila", MATCH_GAMES, 3, budget_ms=None, samples=MATCH_SAMPLES)
     assert summary.games == MATCH_GAMES
-    assert summary.mc_mean_rank < summary.greedy_mean_rank, summary
+    assert summary.mc_mean_rank <= summary.greedy_mean_rank + MATCH_SLACK, summary

@@ -17,7 +17,7 @@ heuristics do: the search corrects greedy, it does not replace it.
 
 It searches where accomplices go and where the boats start; the other
 decisions (the auction above all: a rollout teaches nothing about bidding)
-are greedy's. It takes up to 32 samples and starts no new one once 70% of
+are greedy's. It takes up to 16 samples and starts no new one once 70% of
 the request's answer time is spent, so it never misses a deadline; a sample
 cut short is dropped (every action is judged on the same samples), and with
 fewer than 8 complete samples greedy's proposal stands.
@@ -49,7 +49,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     ) from exc
 
 GAME = "manila"
-SAMPLES = 32
+SAMPLES = 16
 """Determinizations per searched decision (each action is tried on every one), time allowing."""
 MIN_SAMPLES = 8
 """Fewer samples (a busy machine) are too noisy to overrule greedy: its proposal stands."""
