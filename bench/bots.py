@@ -1,7 +1,8 @@
 """Greedy example bots against random ones, per engine, played in-process.
 
     .venv/bin/python -m bench.bots [--games 200] [--engine manila] [--players 4]
-    .venv/bin/python -m bench.bots --mc-vs-greedy manila --games 40 [--budget-ms 300]
+    .venv/bin/python -m bench.bots --mc-vs-greedy manila --games 120 [--budget-ms 300]
+        [--samples N] [--first-seed S]
 
 Each game seats one greedy bot (``harbormaster_bot.examples.greedy``) and random
 bots (``harbormaster_bot.examples.random_bot``) at the largest table the engine
@@ -16,7 +17,9 @@ random bots, and the greedy bot's mean and worst decision time. Not a test.
 ``--mc-vs-greedy`` instead seats the Monte Carlo example bot
 (``harbormaster_bot.examples.monte_carlo``, needs the engines installed) once
 at a table of greedy bots (the engine's smallest table unless ``--players``),
-rotating its seat, and prints its win rate, mean rank and time per decision.
+rotating its seat, and prints its win rate and mean rank with their 95%
+intervals, its rank counts (so chunks run with ``--first-seed`` can be
+pooled) and its time per decision.
 """
 
 from __future__ import annotations
