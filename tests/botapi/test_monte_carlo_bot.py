@@ -147,3 +147,15 @@ def test_on_a_fixed_set_of_games_it_ranks_about_as_well_as_greedy() -> None:
     summary = mc_versus_greedy("manila", MATCH_GAMES, 3, budget_ms=None, samples=MATCH_SAMPLES)
     assert summary.games == MATCH_GAMES
     assert summary.mc_mean_rank <= summary.greedy_mean_rank + MATCH_SLACK, summary
+
+
+def test_the_bench_intervals_match_textbook_values() -> None:
+    """Wilson's 95% interval for 5/10 is 0.237-0.763 and for 0/10 is 0-0.278."""
+    from bench.bots import mean_half_width, wilson_interval
+
+    assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    low, high = wilson_interval(0, 10)
+    assert low == pytest.approx(0.0, abs=1e-12)
+    assert high == pytest.approx(0.2775, abs=1e-4)
+    # ranks 1, 2, 3: standard deviation 1, so 1.96 / sqrt(3)
+    assert mean_half_width([1, 2, 3]) == pytest.approx(1.96 / math.sqrt(3))
