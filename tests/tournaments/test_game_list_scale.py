@@ -85,6 +85,9 @@ def test_the_game_list_walks_every_game_once_across_pages(client: Client, monkey
     assert pages == 5
 
 
+WINDOW_COUNT = re.compile(r"COUNT\([^()]*\)\s+OVER\s*\([^()]*\)", re.IGNORECASE)
+
+
 def test_list_pages_read_the_same_queries_at_two_sizes(client: Client) -> None:
     person = services.ensure_person(UserFactory(username="marta", password=None))
     counts = []
@@ -99,7 +102,9 @@ def test_list_pages_read_the_same_queries_at_two_sizes(client: Client) -> None:
                 assert client.get(url).status_code == 200, url
             run[url.split("?")[0] + ("?" if "?" in url else "")] = len(queries)
             for query in queries:
-                sql = query["sql"]
+                # A window COUNT(...) OVER counts rows the query's WHERE already
+                # chose (one competitor's rating changes), not the table.
+                sql = WINDOW_COUNT.sub("", query["sql"])
                 if "tournaments_game" in sql and "COUNT(" in sql.upper():
                     assert "LIMIT" in sql, f"a count of the whole table: {sql}"
         counts.append(run)
