@@ -14,8 +14,9 @@ measure the bots, not the network. Prints, per engine: games, greedy win
 rate (rank 1, shared ranks included), mean rank of the greedy bot and of the
 random bots, and the greedy bot's mean and worst decision time. Not a test.
 
-``--mc-vs-greedy`` instead seats the Monte Carlo example bot
-(``harbormaster_bot.examples.monte_carlo``, needs the engines installed) once
+``--mc-vs-greedy`` instead seats a Monte Carlo example bot
+(``harbormaster_bot.examples.monte_carlo`` for Manila,
+``monte_carlo_batavia`` for Batavia; they need the engines installed) once
 at a table of greedy bots (the engine's smallest table unless ``--players``),
 rotating its seat, and prints its win rate and mean rank with their 95%
 intervals, its rank counts (so chunks run with ``--first-seed`` can be
@@ -41,6 +42,11 @@ from engines import CHANCE, Dealer
 
 DEADLINE_MS = 2000
 TABLE_CAP = 4
+MONTE_CARLO_BOTS = {
+    "manila": "harbormaster_bot.examples.monte_carlo",
+    "batavia": "harbormaster_bot.examples.monte_carlo_batavia",
+}
+"""Engine slug -> the module of its Monte Carlo example bot (``--mc-vs-greedy``)."""
 
 
 @dataclass
@@ -207,23 +213,26 @@ def mc_versus_greedy(
 ) -> MonteCarloSummary:
     """Games ``first_seed..``: seed = game index, Monte Carlo seat = index mod players.
 
-    One seat is ``harbormaster_bot.examples.monte_carlo`` (seeded with the
+    One seat is the game's Monte Carlo example bot (``MONTE_CARLO_BOTS``, seeded with the
     game's seed, its thinking limited to ``budget_ms`` per decision, or by
     ``samples`` alone when ``budget_ms`` is None: then the result does not
     depend on the machine), every other seat the greedy bot. Equal strength
     would win ``1/players`` of the games at a mean rank of about
     ``(players + 1) / 2``.
     """
-    from harbormaster_bot.examples.monte_carlo import GAME, SAMPLES, MonteCarloBot
+    import importlib
 
-    if slug != GAME:
-        raise ValueError(f"the Monte Carlo example bot plays {GAME}, not {slug}")
+    if slug not in MONTE_CARLO_BOTS:
+        raise ValueError(
+            f"no Monte Carlo example bot plays {slug}; these do: {', '.join(MONTE_CARLO_BOTS)}"
+        )
+    module = importlib.import_module(MONTE_CARLO_BOTS[slug])
     players = players or engines.get(slug).min_players
     summary = MonteCarloSummary(slug, players)
     for index in range(first_seed, first_seed + games):
         mc_seat = index % players
         bots = [
-            MonteCarloBot(seed=index, samples=samples or SAMPLES)
+            module.MonteCarloBot(seed=index, samples=samples or module.SAMPLES)
             if seat == mc_seat
             else greedy_bot(slug)
             for seat in range(players)
