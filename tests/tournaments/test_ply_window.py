@@ -53,9 +53,10 @@ def test_a_long_games_page_lists_one_window_and_links_the_others(client, monkeyp
 
 
 def test_a_windowed_list_steps_through_every_position_in_a_browser(
-    live_server, monkeypatch
+    live_server, monkeypatch, tmp_path
 ) -> None:
     """The board covers the whole game from any window; the list marks the plies it holds."""
+    from tests.browser_site import artefacts
     from tests.tournaments.boards.webdriver import MISSING, Browser
     from tests.tournaments.replay.test_replay_in_browser import key, no_errors, wait_for
 
@@ -86,3 +87,11 @@ def test_a_windowed_list_steps_through_every_position_in_a_browser(
         key(browser, "End")
         wait_for(browser, [str(game.next_ply), "spectator", True])
         no_errors(browser)
+        shots = artefacts(tmp_path, "ply-window")
+        browser.screenshot(shots / "window-1280.png")
+    with Browser(width=390, height=900) as phone:
+        phone.get(f"{live_server.url}/games/{game.pk}/?plies=50")
+        wait_for(phone, [str(game.next_ply), "spectator", True])
+        phone.run("document.querySelector('#replay').scrollIntoView()")
+        phone.screenshot(shots / "window-390.png")
+        no_errors(phone)
