@@ -31,7 +31,7 @@ from tournaments import listings, spectator
 from tournaments.models import Competitor, Game, Seat, Tournament
 
 from .filters import GameFilters
-from .models import OpponentTally, SeatTally
+from .models import OPPONENT_SUMS, OpponentTally, SeatTally
 
 HISTORY_POINTS = 2000
 """At most this many latest points per ladder and system: the chart's data stay a few hundred KB."""
@@ -249,16 +249,7 @@ def head_to_head(competitor: Competitor, limit: int = OPPONENTS) -> list[HeadToH
             "opponent__name",
             "opponent__kind",
             "engine",
-            "games",
-            "my_rank_sum",
-            "my_rank_count",
-            "their_rank_sum",
-            "their_rank_count",
-            "ahead",
-            "level",
-            "behind",
-            "difference_sum",
-            "difference_count",
+            *OPPONENT_SUMS,
         )[:limit]
     )
     return [

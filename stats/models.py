@@ -17,6 +17,22 @@ from django.db import models
 
 from tournaments.models import Competitor, Game
 
+SEAT_SUMS = ("games", "firsts", "rank_sum", "rank_count", "score_sum", "score_count")
+"""The summed columns of :class:`SeatTally`: settled by increments, read as averages."""
+OPPONENT_SUMS = (
+    "games",
+    "my_rank_sum",
+    "my_rank_count",
+    "their_rank_sum",
+    "their_rank_count",
+    "ahead",
+    "level",
+    "behind",
+    "difference_sum",
+    "difference_count",
+)
+"""The summed columns of :class:`OpponentTally`, in the order the head-to-head reads them."""
+
 
 class CountedGame(models.Model):
     """The mark that a game is in the tallies: its insert keeps a game from counting twice."""

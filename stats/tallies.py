@@ -28,21 +28,7 @@ from django.db.models import Exists, OuterRef, Q
 from tournaments.models import Game, Outcome, Seat, Table
 
 from .competitor import counted
-from .models import CountedGame, OpponentTally, SeatTally
-
-SEAT_SUMS = ("games", "firsts", "rank_sum", "rank_count", "score_sum", "score_count")
-OPPONENT_SUMS = (
-    "games",
-    "my_rank_sum",
-    "my_rank_count",
-    "their_rank_sum",
-    "their_rank_count",
-    "ahead",
-    "level",
-    "behind",
-    "difference_sum",
-    "difference_count",
-)
+from .models import OPPONENT_SUMS, SEAT_SUMS, CountedGame, OpponentTally, SeatTally
 
 
 def on_games_settled(sender: Any, game_ids: Sequence[int], **kwargs: Any) -> None:
