@@ -17,6 +17,12 @@ from celery._state import _set_task_join_will_block
 from django.conf import settings
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    from tests import fast_flush
+
+    fast_flush.install()
+
+
 def _database_vendor() -> str:
     from django.db import connection
 
