@@ -37,7 +37,7 @@ from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES_PER_OPERATION = 20
+EXAMPLES_PER_OPERATION = 10
 
 SEMANTIC_400 = {
     "POST /api/v1/auth/token/": "a well-formed username and password may still be wrong",

@@ -22,8 +22,13 @@ from bench.bots import mc_versus_greedy
 from botapi import protocol
 from engines import CHANCE, Dealer
 
-MATCH_GAMES = 2
-"""Seeds 0-1 of bench.bots' seeding: the first ones, as many as fit in about 40 s (3 players)."""
+MATCH_GAMES = 1
+"""Seed 0 of bench.bots' seeding, the first game (about 35 s on a quiet 2-core machine).
+
+Measured: the Monte Carlo seat wins it (rank 1 against greedy's mean 2.5).
+One game is a regression guard against a broken search, not a measure of
+strength: that is the bench's 87 games (docs/engines/determinization.md).
+"""
 
 
 def batavia_requests(count: int, seed: int = 0, deadline_ms: int = 400) -> list[dict[str, Any]]:
@@ -54,7 +59,7 @@ def batavia_requests(count: int, seed: int = 0, deadline_ms: int = 400) -> list[
 
 def test_it_answers_a_legal_action_within_its_budget() -> None:
     bot = MonteCarloBot(seed=1)
-    for request in batavia_requests(30):
+    for request in batavia_requests(12):
         budget = answer_budget_ms(request["deadline_ms"]) / 1000
         started = time.monotonic()
         index = bot.act(Turn(request=request, answer_by=started + budget))
@@ -64,7 +69,7 @@ def test_it_answers_a_legal_action_within_its_budget() -> None:
 
 
 def test_it_is_deterministic_for_a_request_and_a_seed() -> None:
-    requests = batavia_requests(8, seed=5)
+    requests = batavia_requests(4, seed=5)
     first = [MonteCarloBot(seed=3, samples=MIN_SAMPLES).act(Turn(r, math.inf)) for r in requests]
     again = [MonteCarloBot(seed=3, samples=MIN_SAMPLES).act(Turn(r, math.inf)) for r in requests]
     assert first == again
@@ -72,7 +77,7 @@ def test_it_is_deterministic_for_a_request_and_a_seed() -> None:
 
 
 def test_with_too_few_samples_greedy_decides_and_with_enough_it_overrules_somewhere() -> None:
-    requests = batavia_requests(16, seed=7)
+    requests = batavia_requests(6, seed=7)
     greedy = greedy_bot("batavia")
     proposals = [greedy.act(Turn(r, math.inf)) for r in requests]
     few = MonteCarloBot(seed=1, samples=MIN_SAMPLES - 1)
@@ -98,7 +103,7 @@ def test_on_the_first_seeded_games_it_ranks_better_than_greedy() -> None:
     """One Monte Carlo seat against two greedy ones, seats rotating, 3 samples, no clock.
 
     The same result on any machine (the bot's answers depend only on the
-    request and its seed without a clock); about 35 s.
+    request and its seed without a clock).
     """
     summary = mc_versus_greedy("batavia", MATCH_GAMES, 3, budget_ms=None, samples=3)
     assert summary.games == MATCH_GAMES
