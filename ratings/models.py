@@ -102,8 +102,9 @@ class RatingChange(models.Model):
     """
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rating_changes")
+    # No index of its own: ``rating_change_history`` leads with the competitor.
     competitor = models.ForeignKey(
-        Competitor, on_delete=models.PROTECT, related_name="rating_changes"
+        Competitor, on_delete=models.PROTECT, related_name="rating_changes", db_index=False
     )
     scope = models.ForeignKey(RatingScope, on_delete=models.PROTECT, related_name="changes")
     system = models.CharField(max_length=20)
@@ -119,6 +120,14 @@ class RatingChange(models.Model):
             models.UniqueConstraint(
                 fields=["game", "competitor", "scope", "system"], name="one_change_per_game"
             ),
+        ]
+        # A competitor page's rating chart (``stats.history``): the latest changes of one
+        # competitor in one scope and system, in the order they were applied (id order, see
+        # there), found by walking this index backwards from its end.
+        indexes = [
+            models.Index(
+                fields=["competitor", "scope", "system", "id"], name="rating_change_history"
+            )
         ]
 
     def __str__(self) -> str:

@@ -21,20 +21,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
-from ratings.models import RatingChange, RatingScope
+from ratings.models import RatingScope
 from tournaments import listings, spectator
 from tournaments.models import Competitor, Game, Seat, Tournament
 
+from . import history
 from .filters import GameFilters
 from .models import OPPONENT_SUMS, OpponentTally, SeatTally
 
-HISTORY_POINTS = 2000
-"""At most this many latest points per ladder and system: the chart's data stay a few hundred KB."""
+HISTORY_POINTS = 500
+"""The latest this many rated games per ladder and system are drawn.
+
+A chart is a few hundred pixels wide: 500 points already crowd it, and the
+page carries every point (about 80 bytes per point and system), so a longer
+window only makes the page heavier. The chart says when it is cut, and the
+games list and its export below it hold every game.
+"""
 OPPONENTS = 200
 """Head-to-head rows shown, the opponents met most often first."""
 GAMES_PER_PAGE = 20
@@ -73,6 +80,20 @@ class LadderHistory:
     title: str
     is_global: bool
     systems: dict[str, list[HistoryPoint]]
+    games: dict[str, int]
+    """Per system, the competitor's rated games in this scope (``Rating.games``)."""
+    limit: int
+    """The window: at most this many latest rated games are drawn per system."""
+
+    @property
+    def rated(self) -> int:
+        """Rated games in this scope (the most over the systems: they rate the same games)."""
+        return max(self.games.values(), default=0)
+
+    @property
+    def cut(self) -> bool:
+        """Older rated games than the window's exist (the chart says so)."""
+        return self.rated > self.limit
 
     def as_chart(self) -> dict[str, Any]:
         """What ``static/stats/charts.js`` draws (embedded with ``json_script``)."""
@@ -99,57 +120,48 @@ class LadderHistory:
         }
 
 
-def rating_history(competitor: Competitor, limit: int = HISTORY_POINTS) -> list[LadderHistory]:
-    """The competitor's rating after each counted game, per scope and system (one query).
+def rating_history(competitor: Competitor, limit: int | None = None) -> list[LadderHistory]:
+    """The competitor's rating after each of its latest ``limit`` counted games, per ladder.
 
-    ``number`` is the game's place among the competitor's counted rated games
-    in that scope (1 = first), so a chart cut to the latest ``limit`` points
-    still says how many came before.
+    ``limit`` defaults to :data:`HISTORY_POINTS`.
 
-    Counted games are those with a :class:`~stats.models.CountedGame` mark
-    (the same set as :func:`counted`, kept by ``stats.tallies``): an index
-    lookup per rating change, where ``counted()``'s duplicate-set test made
-    PostgreSQL scan every finished game. The rows read are the competitor's
-    rating changes (their games x systems x scopes), not the database's games.
+    One query (:func:`stats.history.latest_changes`), about ``limit`` rows per
+    scope and system however long the history. Counted games are those with a
+    :class:`~stats.models.CountedGame` mark (the same set as :func:`counted`,
+    kept by ``stats.tallies``).
+
+    ``number`` is the game's place among the competitor's rated games in that
+    scope (1 = first): the ladder's last change is ``Rating.games`` (what the
+    leaderboard shows as games) and each earlier one is one less. A rated game
+    not counted yet (its duplicate set is still being played) keeps its number
+    but is not drawn; when its set is over it fills that gap and no other
+    point is renumbered.
     """
-    partition = [F("scope_id"), F("system")]
-    changes = (
-        RatingChange.objects.filter(game__stats_counted__isnull=False, competitor=competitor)
-        .annotate(
-            number=Window(
-                RowNumber(),
-                partition_by=partition,
-                order_by=[F("game__finished_at").asc(), F("game_id").asc()],
-            ),
-            total=Window(Count("id"), partition_by=partition),
-        )
-        .filter(number__gt=F("total") - limit)
-        .values_list(
-            "scope_id",
-            "scope__kind",
-            "scope__engine",
-            "scope__league__name",
-            "system",
-            "number",
-            "game_id",
-            "game__finished_at",
-            "after_value",
-            "after_sigma",
-        )
-        .order_by("scope_id", "system", "number")
-    )
+    limit = HISTORY_POINTS if limit is None else limit
     ladders: dict[int, LadderHistory] = {}
-    for scope_id, kind, engine, league, system, number, game_id, at, value, sigma in changes:
+    rows = history.latest_changes(competitor.pk, limit)
+    for (scope_id, system), group in groupby(rows, key=lambda row: (row.scope_id, row.system)):
+        changes = list(group)
+        first = changes[0]
+        last = len(changes) - 1
+        points = [
+            HistoryPoint(first.games - (last - n), row.game_id, row.finished_at, row.value,
+                         row.sigma)
+            for n, row in enumerate(changes)
+            if row.shown
+        ]  # fmt: skip
+        if not points:
+            continue
         ladder = ladders.get(scope_id)
         if ladder is None:
-            name = listings.engine_name(engine)
-            where = "global ladder" if kind == RatingScope.Kind.GLOBAL else f"league {league}"
+            name = listings.engine_name(first.engine)
+            is_global = first.kind == RatingScope.Kind.GLOBAL
+            where = "global ladder" if is_global else f"league {first.league}"
             ladder = ladders[scope_id] = LadderHistory(
-                scope_id, engine, name, f"{name} — {where}", kind == RatingScope.Kind.GLOBAL, {}
+                scope_id, first.engine, name, f"{name} — {where}", is_global, {}, {}, limit
             )
-        ladder.systems.setdefault(system, []).append(
-            HistoryPoint(number, game_id, at, value, sigma)
-        )
+        ladder.systems[system] = points
+        ladder.games[system] = first.games
     order = [*SYSTEM_NAMES]
     for ladder in ladders.values():
         ladder.systems = dict(
