@@ -3,17 +3,18 @@
 A competitor page draws, per ladder (rating scope) and system, the rating
 after each of the competitor's latest ``limit`` counted games (a
 :class:`~stats.models.CountedGame` mark). :func:`latest_changes` reads them
-for every ladder in one query whose work does not grow with the history: it
+for every ladder in one query whose work does not grow with the history. It
 starts from the competitor's ``Rating`` rows (one per scope and system,
-written by the same transaction as the ladder's first change), finds for
-each, walking the index ``rating_change_history`` (competitor, scope,
-system, id) backwards, the id of the ``limit``-th latest counted change (a
-primary-key probe of the marks per step), then reads the ladder's changes
-from that id on, forwards through the same index. So about ``limit`` plus
-the unmarked changes among them index entries per ladder, for 10 games of
-history or 100,000. PostgreSQL runs it through ``LATERAL``; SQLite, which
-has none, through a derived table with the same correlated subquery (one
-query text each, the same rows).
+written in the same transaction as the ladder's first change); for each, it
+walks the index ``rating_change_history`` (competitor, scope, system, id)
+backwards from the end to the ``limit``-th latest marked change (a
+primary-key probe of the marks per step; skipped when the ladder has at most
+``limit`` rated games), then reads the changes from there to the end, the
+unmarked ones among them included, at most ``READ_CAP * limit``. So about
+``limit`` index entries per ladder, twice, whether the history holds 10
+games or 100,000. PostgreSQL runs it through ``LATERAL``; SQLite, which has
+none, through a derived table and a correlated ``IN`` list (one query text
+each, the same rows).
 
 The ladder's order is the id order, and that is the order the ratings were
 applied, (game ``finished_at``, game id), which the chart used to sort by
@@ -67,6 +68,15 @@ class ChangeRow:
     """The game has a ``CountedGame`` mark: the chart draws it."""
 
 
+READ_CAP = 2
+"""A ladder's read stops after ``READ_CAP * limit`` changes, hidden ones included.
+
+Hidden changes (rated games without a mark: a duplicate set still being
+played) are few, so the cap is never met in practice; past it the chart
+would draw fewer than ``limit`` points, still rightly numbered.
+"""
+
+
 def _tables() -> dict[str, str]:
     quote = connection.ops.quote_name
     models = {
@@ -89,10 +99,12 @@ _SINCE = """CASE WHEN r.games <= %s THEN 0 ELSE COALESCE((
       AND EXISTS (SELECT 1 FROM {marks} m WHERE m.game_id = x.game_id)
     ORDER BY x.id DESC LIMIT 1 OFFSET %s), 0) END"""
 
-# PostgreSQL: both walks are LATERAL, so each is an index scan per rating row. The mark of
-# each change read is probed through a LATERAL ... LIMIT 1, which the planner cannot turn into
-# a join: as an EXISTS in the select list it hashed every mark of the database (100,000 at the
-# bench's size) to answer for a few hundred changes.
+# PostgreSQL: the walks are LATERAL, so each is an index scan per rating row, and the read is
+# capped by a LIMIT (READ_CAP): besides bounding it, the LIMIT keeps the planner's estimate
+# at a ladder's size, not at the competitor's whole history (which made it hash every game
+# of the database and compile the query with JIT, a second at 100,000 games). The game and
+# its mark are probed per change through LATERAL ... LIMIT 1, which the planner cannot turn
+# into a hash join over the whole table either.
 _POSTGRESQL = f"""SELECT r.scope_id, s.kind, s.engine, l.name, r.system, r.games,
     c.id, c.game_id, g.finished_at, c.after_value, c.after_sigma, m.shown IS NOT NULL
 FROM {{ratings}} r
@@ -102,16 +114,20 @@ CROSS JOIN LATERAL (
     SELECT y.id, y.game_id, y.after_value, y.after_sigma FROM {{changes}} y
     WHERE y.competitor_id = r.competitor_id AND y.scope_id = r.scope_id AND y.system = r.system
       AND y.id >= {_SINCE}
+    ORDER BY y.id DESC LIMIT %s
 ) c
-JOIN {{games}} g ON g.id = c.game_id
+CROSS JOIN LATERAL (
+    SELECT g.finished_at FROM {{games}} g WHERE g.id = c.game_id LIMIT 1
+) g
 LEFT JOIN LATERAL (
     SELECT true AS shown FROM {{marks}} m WHERE m.game_id = c.game_id LIMIT 1
 ) m ON true
 WHERE r.competitor_id = %s
 ORDER BY r.scope_id, r.system, c.id"""
 
-# SQLite (no LATERAL): the start as a column of a derived table of the rating rows; its plans
-# are nested loops over the indexes, the mark an EXISTS probe per change.
+# SQLite (no LATERAL): the start as a column of a derived table of the rating rows, the cap
+# as an IN list per rating row; its plans are nested loops over the indexes, the mark an
+# EXISTS probe per change.
 _SQLITE = f"""SELECT r.scope_id, s.kind, s.engine, l.name, r.system, r.games,
     c.id, c.game_id, g.finished_at, c.after_value, c.after_sigma,
     EXISTS (SELECT 1 FROM {{marks}} m WHERE m.game_id = c.game_id)
@@ -119,8 +135,11 @@ FROM (SELECT r.competitor_id, r.scope_id, r.system, r.games, {_SINCE} AS since
       FROM {{ratings}} r WHERE r.competitor_id = %s) r
 JOIN {{scopes}} s ON s.id = r.scope_id
 LEFT JOIN {{leagues}} l ON l.id = s.league_id
-JOIN {{changes}} c ON c.competitor_id = r.competitor_id AND c.scope_id = r.scope_id
-    AND c.system = r.system AND c.id >= r.since
+JOIN {{changes}} c ON c.id IN (
+    SELECT y.id FROM {{changes}} y
+    WHERE y.competitor_id = r.competitor_id AND y.scope_id = r.scope_id AND y.system = r.system
+      AND y.id >= r.since
+    ORDER BY y.id DESC LIMIT %s)
 JOIN {{games}} g ON g.id = c.game_id
 ORDER BY r.scope_id, r.system, c.id"""
 
@@ -132,8 +151,11 @@ def latest_changes(competitor_id: int, limit: int) -> list[ChangeRow]:
     """
     if limit < 1:
         raise ValueError("limit is at least 1")
-    params = [limit, limit - 1, competitor_id]
-    sql = _POSTGRESQL if connection.vendor == "postgresql" else _SQLITE
+    since, cap = [limit, limit - 1], READ_CAP * limit
+    if connection.vendor == "postgresql":
+        sql, params = _POSTGRESQL, [*since, cap, competitor_id]
+    else:
+        sql, params = _SQLITE, [*since, competitor_id, cap]
     with connection.cursor() as cursor:
         cursor.execute(sql.format(**_tables()), params)
         rows = cursor.fetchall()
