@@ -36,8 +36,8 @@ marked ones (``stats.competitor.rating_history``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NamedTuple
 
 from django.db import connection
 from django.utils import timezone
@@ -48,9 +48,11 @@ from tournaments.models import Game, League
 from .models import CountedGame
 
 
-@dataclass(frozen=True)
-class ChangeRow:
-    """One rating change of the competitor, with its ladder and the ladder's rating row."""
+class ChangeRow(NamedTuple):
+    """One rating change of the competitor, with its ladder and the ladder's rating row.
+
+    A named tuple: made from the cursor's row as it is (thousands per page).
+    """
 
     scope_id: int
     kind: str
@@ -159,27 +161,9 @@ def latest_changes(competitor_id: int, limit: int) -> list[ChangeRow]:
     with connection.cursor() as cursor:
         cursor.execute(sql.format(**_tables()), params)
         rows = cursor.fetchall()
-    return [_row(*row) for row in rows]
-
-
-def _row(
-    scope_id: int,
-    kind: str,
-    engine: str,
-    league: str | None,
-    system: str,
-    games: int,
-    change_id: int,
-    game_id: int,
-    finished_at: datetime | str | None,
-    value: float,
-    sigma: float | None,
-    shown: bool | int,
-) -> ChangeRow:
-    return ChangeRow(
-        scope_id, kind, engine, league, system, games, change_id, game_id,
-        _datetime(finished_at), value, sigma, bool(shown),
-    )  # fmt: skip
+    if connection.vendor == "postgresql":  # psycopg already gives datetimes and booleans
+        return list(map(ChangeRow._make, rows))
+    return [ChangeRow(*row[:8], _datetime(row[8]), *row[9:11], bool(row[11])) for row in rows]
 
 
 def _datetime(value: datetime | str | None) -> datetime | None:
