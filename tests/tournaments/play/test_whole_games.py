@@ -1,12 +1,27 @@
-"""Whole games played by people through their sockets, and no frame showing what it may not.
+"""Games played by people through their sockets from the start to the end, and no frame showing
+what it may not.
 
-Every seat holder and a spectator keep a socket open for the whole game; the
-seat to move picks a random legal control from its own frame and sends it.
-Afterwards every frame each socket received is checked against an independent
-replay of the move log at the frame's ply: a seat's board model holds exactly
+Every seat holder and a spectator open a socket at the game's first turn and
+play its opening; the seat to move picks a random legal control from its own
+frame and sends it. Then the middle of the game is logged without sockets
+(``fast_forward``: the same random people, the seed's chance, the referee's
+own write), and fresh sockets of every seat holder and a spectator, joining
+the running game, play its last stretch to the end. Afterwards every frame
+each socket received is checked against an independent replay of the move
+log at the frame's ply: a seat's board model holds exactly
 ``state.view(seat)`` (so nothing of another seat's hidden part), its legal
 actions only on its own turn and exactly the engine's; a spectator's holds
 exactly ``state.view(None)`` and no actions.
+
+Why not every ply through the sockets: a socket's frame is built the same way
+at every ply (``person_moves.frame``: ``board_model`` of the state for the
+socket's seat), and the socket part costs some 35 queries a ply; the opening
+(the first deals), the last rounds and the end (the outcome) are where a
+frame's content changes in kind. That a board model never depends on another
+seat's secrets, at positions drawn from whole games, is
+``tests/tournaments/boards/test_board_models.py``'s claim, and every message
+the referee publishes during whole games is checked in
+``tests/tournaments/test_published_no_leak.py``.
 """
 
 from __future__ import annotations
@@ -25,18 +40,25 @@ from tournaments.board_models import legal_entries
 from tournaments.creation import create_game
 from tournaments.models import Game
 
-from .conftest import Socket, people
+from .conftest import Socket, fast_forward, people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
+OPENING = 10
+"""Person moves played through the first sockets, from the game's first frame."""
+ENDING = 30
+"""Person moves played through the second sockets, to the end."""
 
 
 def plain(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-async def play_through_sockets(game: Game, sockets: list[Socket], rng: random.Random) -> None:
-    """Act for whoever's frame says it is their turn, until every socket saw the game end.
+async def play_through_sockets(
+    game: Game, sockets: list[Socket], rng: random.Random, moves: int | None = None
+) -> int:
+    """Act for whoever's frame says it is their turn, until every socket saw the game end
+    (or ``moves`` moves were sent); the moves sent.
 
     After each move every socket waits for the frame of the position the
     referee stopped at (the next person's turn, or the end): the database says
@@ -45,9 +67,9 @@ async def play_through_sockets(game: Game, sockets: list[Socket], rng: random.Ra
     seats = sockets[:-1]
     for socket in sockets:
         await socket.open()
-    for _ in range(5000):
-        if all(s.latest["status"] != "running" for s in sockets):
-            return
+    for sent in range(5000):
+        if all(s.latest["status"] != "running" for s in sockets) or sent == moves:
+            return sent
         movers = [s for s in seats if s.latest["yourTurn"]]
         assert len(movers) == 1, [s.latest["yourTurn"] for s in seats]
         mover = movers[0]
@@ -80,24 +102,35 @@ def test_whole_game_through_the_sockets_shows_each_socket_only_its_own_view(
     n = engines.get(slug).min_players  # the fewest sockets that make a whole game: fast
     players = people(n, prefix=f"{slug}-")
     game = create_game(slug, players, seed=f"{slug}-sockets")
-    sockets = [Socket(game.pk, p.user) for p in players] + [Socket(game.pk)]
+    rng = random.Random(slug)
 
-    async def scenario():
-        await play_through_sockets(game, sockets, random.Random(slug))
-        for socket in sockets:
+    def sockets() -> list[Socket]:
+        return [Socket(game.pk, p.user) for p in players] + [Socket(game.pk)]
+
+    async def play(group: list[Socket], moves: int | None) -> int:
+        sent = await play_through_sockets(game, group, rng, moves)
+        for socket in group:
             await socket.close()
+        return sent
 
-    async_to_sync(scenario)()
+    opening, ending = sockets(), sockets()
+    first_ply = Game.objects.get(pk=game.pk).next_ply  # after the chance that opens the game
+    assert async_to_sync(play)(opening, OPENING) == OPENING
+    skipped = fast_forward(game, rng, leave=ENDING)
+    resumed_at = Game.objects.get(pk=game.pk).next_ply
+    assert async_to_sync(play)(ending, None) == ENDING
+
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert game.moves.filter(source="person").count() > 10
+    assert skipped > 0 and game.moves.filter(source="person").count() > OPENING + ENDING
     assert not game.moves.exclude(source__in=["person", "chance"]).exists()
     states = replayed_states(game)
-    for position, socket in enumerate(sockets):
+    for position, (first, last) in enumerate(zip(opening, ending, strict=True)):
         seat = None if position == n else position
-        frames = [f for f in socket.frames if f["type"] == "state"]
-        assert frames and frames[-1]["status"] == "finished" and frames[-1]["outcome"]
-        assert not [f for f in socket.frames if f["type"] == "error"]
+        assert first.frames[0]["ply"] == first_ply and last.frames[0]["ply"] == resumed_at
+        frames = [f for f in first.frames + last.frames if f["type"] == "state"]
+        assert frames[-1]["status"] == "finished" and frames[-1]["outcome"]
+        assert not [f for f in first.frames + last.frames if f["type"] == "error"]
         for frame in frames:
             state = states[frame["ply"]]
             model = frame["model"]
