@@ -4,7 +4,9 @@
 actions for the seats, and stores the moves, seats and (when finished) the
 outcome exactly as the referee would, but without it: fast, and usable inside
 an ordinary (rolled-back) test transaction. ``play_as_people`` instead plays
-a running game through ``referee.submit``, as people would.
+a running game through ``referee.submit``, as people would, and
+``fast_forward`` logs most of a running game's moves at once, as the referee
+would, so that sockets or the referee play only its last stretch.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from collections.abc import Sequence
 from django.utils import timezone
 
 import engines
-from engines import CHANCE, Dealer
+from engines import CHANCE, Dealer, State
 from ratings.results import final_ranks
-from tournaments import referee
+from tournaments import claims, referee
 from tournaments.decisions import Decision
 from tournaments.models import Competitor, Game, Move, Outcome, Seat
 from tournaments.statecache import load_state
@@ -97,3 +99,43 @@ def play_as_people(
         action = rng.choice(state.legal_actions(seat))
         referee.submit(game.pk, game.next_ply, seat, Decision(action))
     raise AssertionError("game did not end")
+
+
+def fast_forward(game: Game, rng: random.Random, *, leave: int) -> int:
+    """Log a running game's moves up to ``leave`` person moves before its end, all at once.
+
+    The people choose with ``rng`` (a random legal action, as ``play_as_people``
+    and the play sockets' tests do) and chance is the seed's
+    (``Dealer(game.seed)``, as the referee plays it); the moves are logged
+    with the referee's own write (``claims.claim_plies``), all in one
+    statement, so hundreds of plies cost a fraction of a second. It stops at
+    a person's turn, with ``rng`` where those people's choices left it: the
+    game then ends after exactly ``leave`` more random person moves chosen
+    with ``rng``. Returns the number of plies logged.
+    """
+    game.refresh_from_db()
+    start = load_state(game)
+    assert start.to_move and start.to_move[0] != CHANCE, "call it at a person's turn"
+    dealer = Dealer(game.seed)
+
+    def next_decision(state: State, chooser: random.Random) -> tuple[int, Decision]:
+        seat = state.to_move[0]
+        if seat == CHANCE:
+            return seat, Decision(dealer.choose(state), source=Move.Source.CHANCE)
+        return seat, Decision(chooser.choice(state.legal_actions(seat)))
+
+    probe, state, total = random.Random(), start.clone(), 0
+    probe.setstate(rng.getstate())
+    while not state.is_over:  # how many person moves the rest of the game takes
+        seat, decision = next_decision(state, probe)
+        state.apply(seat, decision.action)
+        total += seat != CHANCE
+    state, made, decisions = start.clone(), 0, []
+    while made < total - leave or state.to_move[0] == CHANCE:
+        seat, decision = next_decision(state, rng)
+        state.apply(seat, decision.action)
+        decisions.append((seat, decision))
+        made += seat != CHANCE
+    if decisions:
+        assert claims.claim_plies(game, game.next_ply, decisions), "the ply was taken"
+    return len(decisions)

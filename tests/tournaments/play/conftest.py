@@ -10,7 +10,6 @@ process, where the communicators are).
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
@@ -18,12 +17,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from engines import CHANCE, Dealer, State
-from tournaments import claims
-from tournaments.decisions import Decision
-from tournaments.models import Competitor, Game, Move
+from tournaments.models import Competitor
 from tournaments.routing import websocket_urlpatterns
-from tournaments.statecache import load_state
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 TIMEOUT_S = 5
@@ -45,46 +40,6 @@ def people(n: int, prefix: str = "player") -> list[Competitor]:
         )
         for i in range(n)
     ]
-
-
-def fast_forward(game: Game, rng: random.Random, *, leave: int) -> int:
-    """Log the game's moves up to ``leave`` person moves before its end, without sockets.
-
-    The people choose with ``rng`` (a random legal action, as the sockets'
-    players do) and chance is the seed's (``Dealer(game.seed)``, as the
-    referee plays it); the moves are logged with the referee's own write
-    (``claims.claim_plies``), all in one statement, so hundreds of plies cost
-    a fraction of a second. It stops at a person's turn, with ``rng`` where
-    those people's choices left it: the game then ends after exactly
-    ``leave`` more random person moves chosen with ``rng``. Returns the number
-    of plies logged.
-    """
-    game.refresh_from_db()
-    start = load_state(game)
-    assert start.to_move and start.to_move[0] != CHANCE, "call it at a person's turn"
-    dealer = Dealer(game.seed)
-
-    def next_decision(state: State, chooser: random.Random) -> tuple[int, Decision]:
-        seat = state.to_move[0]
-        if seat == CHANCE:
-            return seat, Decision(dealer.choose(state), source=Move.Source.CHANCE)
-        return seat, Decision(chooser.choice(state.legal_actions(seat)))
-
-    probe, state, total = random.Random(), start.clone(), 0
-    probe.setstate(rng.getstate())
-    while not state.is_over:  # how many person moves the rest of the game takes
-        seat, decision = next_decision(state, probe)
-        state.apply(seat, decision.action)
-        total += seat != CHANCE
-    state, made, decisions = start.clone(), 0, []
-    while made < total - leave or state.to_move[0] == CHANCE:
-        seat, decision = next_decision(state, rng)
-        state.apply(seat, decision.action)
-        decisions.append((seat, decision))
-        made += seat != CHANCE
-    if decisions:
-        assert claims.claim_plies(game, game.next_ply, decisions), "the ply was taken"
-    return len(decisions)
 
 
 class Socket:

@@ -35,12 +35,13 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 import engines
+from tests.tournaments.played import fast_forward
 from tournaments import consumers
 from tournaments.board_models import legal_entries
 from tournaments.creation import create_game
 from tournaments.models import Game
 
-from .conftest import Socket, fast_forward, people
+from .conftest import Socket, people
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
