@@ -1,8 +1,9 @@
 """The web pages with real games: the home page's recent games, a game's replay, leaderboards.
 
-The finished games are played through the referee (people's random moves
-submitted through ``submit``, chance by the seed), so outcomes and ratings are
-the ones the referee records.
+The finished games are played by people's random moves and the seed's chance:
+most of each is logged at once as the referee would (``fast_forward``), its
+last person moves are submitted through ``referee.submit``, and the referee
+finishes it, so outcomes and ratings are the ones the referee records.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import engines
 from engines import CHANCE
 from ratings.models import Rating
 from tests.factories import CompetitorFactory
-from tests.tournaments.played import play_as_people, played_game
+from tests.tournaments.played import fast_forward, play_as_people, played_game
 from tournaments.creation import create_game
 from tournaments.models import Game
 
@@ -30,7 +31,9 @@ def finished_games():
     games = []
     for index in range(2):
         game = create_game("manila", players[index:] + players[:index], seed=f"page-{index}")
-        play_as_people(game, random.Random(index))
+        rng = random.Random(index)
+        fast_forward(game, rng, leave=10)
+        play_as_people(game, rng)
         game.refresh_from_db()
         games.append(game)
     return players, games
