@@ -117,7 +117,12 @@ class WorkerFarm:
         return worker
 
     def logs(self) -> str:
+        """The end of every worker's log (for a failure's message)."""
         return "\n".join(f"===== {w.name}\n{w.log()[-6000:]}" for w in self.workers)
+
+    def logged(self, text: str) -> bool:
+        """Whether any worker's whole log holds ``text``."""
+        return any(text in w.log() for w in self.workers)
 
     def stop_all(self) -> None:
         for worker in self.workers:
