@@ -5,6 +5,14 @@ began a minute ago, then ``advance``); the other seats' people submit random
 legal moves. The house bot's moves are checked against the greedy example bot
 served over HTTP would answer to the same act request, and the adapter
 against a state it must not look into.
+
+A substituted game starts ``STRETCH`` person moves before its end: its
+earlier moves are logged at once (``fast_forward``: random people, the seed's
+chance, as the referee would log them), and the person to move there is the
+one who stays away. The timeouts, the substitution and the house bot's moves
+to the end (a dozen or more) are the referee's; what came before them is no
+part of what these tests check, and whole games through the referee are
+played by ``test_published_no_leak.py``.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ from engines import CHANCE
 from ratings.models import Rating, RatingChange
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
+from tests.tournaments.played import fast_forward
 from tournaments import house_bot, referee
 from tournaments.creation import create_game
 from tournaments.decisions import Decision
@@ -36,6 +45,9 @@ from tournaments.verification import verify_game
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
+STRETCH = 60
+"""Person moves left, by the random people, when the absent person's first turn comes: in
+simulations of every engine's game the house bot then still plays 9 or more of them."""
 
 
 def players(slug: str) -> int:
@@ -45,6 +57,15 @@ def players(slug: str) -> int:
 def expire_clock(game: Game) -> None:
     """The turn began a minute ago: past any move time, bank and grace here."""
     Game.objects.filter(pk=game.pk).update(last_progress_at=timezone.now() - timedelta(minutes=1))
+
+
+def near_the_end(game: Game, rng: random.Random) -> int:
+    """Log the game up to ``STRETCH`` person moves before its end; the seat to move there."""
+    fast_forward(game, rng, leave=STRETCH)
+    game.refresh_from_db()
+    seat = load_state(game).to_move[0]
+    assert seat != CHANCE
+    return seat
 
 
 def play_with_an_absent_person(game: Game, absent: int, rng: random.Random) -> list[int]:
@@ -89,11 +110,10 @@ def test_a_person_who_times_out_too_often_is_played_by_the_house_bot_to_the_end(
     limit = settings.BOT_MAX_FAULTS_PER_GAME
     people = CompetitorFactory.create_batch(players(slug), kind="person")
     game = create_game(slug, people, seed=f"substitute-{slug}", move_time_ms=1000)
-    game.refresh_from_db()
-    absent = load_state(game).to_move[0]
-    assert absent != CHANCE
+    rng = random.Random(5)
+    absent = near_the_end(game, rng)
 
-    waited = play_with_an_absent_person(game, absent, random.Random(5))
+    waited = play_with_an_absent_person(game, absent, rng)
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -134,9 +154,9 @@ def test_a_person_who_times_out_too_often_is_played_by_the_house_bot_to_the_end(
 def test_live_and_recomputed_ratings_agree_on_a_game_with_a_substituted_seat(settings) -> None:
     people = CompetitorFactory.create_batch(3, kind="person")
     game = create_game("manila", people, seed="substitute-ratings", move_time_ms=1000)
-    game.refresh_from_db()
-    absent = load_state(game).to_move[0]
-    play_with_an_absent_person(game, absent, random.Random(8))
+    rng = random.Random(8)
+    absent = near_the_end(game, rng)
+    play_with_an_absent_person(game, absent, rng)
     live = sorted(
         RatingChange.objects.filter(game=game).values_list(
             "competitor_id", "system", "rank", "after_value", "after_sigma"
