@@ -41,6 +41,11 @@ PATIENCE_SECONDS = 90
 MOVE_TIME_MS = 3000
 """The crash test's move limit: ample for a loopback bot on a loaded machine; a stalled
 game is recovered once it has made no progress for this + ``players.GRACE_MS``."""
+KILLS = 3
+"""Each kill hits all four running games at a random moment and costs some 6 s (a new
+worker, and recovery once a game has made no progress for the move limit + grace): three
+kills are twelve crashes of a running game (the five kills before were twenty, more of
+the same)."""
 
 
 class ThinkingBot(RandomBot):
@@ -104,8 +109,8 @@ def assert_complete_record(game: Game) -> list:
 
 
 def test_worker_crashes_in_games_of_every_engine_cost_the_bots_nothing(farm, serve_bots) -> None:
-    """SIGKILL at random moments (mid bot call, mid transaction, between tasks), five times,
-    while a game of each engine runs between example bots that always answer in time.
+    """SIGKILL at random moments (mid bot call, mid transaction, between tasks), ``KILLS``
+    times, while a game of each engine runs between example bots that always answer in time.
 
     A killed worker's task stays unacknowledged until the broker's visibility
     timeout; here, as in production, the beat task ``recover_stalled`` finds
@@ -131,7 +136,7 @@ def test_worker_crashes_in_games_of_every_engine_cost_the_bots_nothing(farm, ser
             )
         )  # fmt: skip
     kills_seen = dict.fromkeys((g.pk for g in games), 0)
-    for _ in range(5):
+    for _ in range(KILLS):
         worker = farm.start(concurrency=len(games))
         before = {g.pk: next_ply(g) for g in games}
         wait_for(
@@ -149,7 +154,7 @@ def test_worker_crashes_in_games_of_every_engine_cost_the_bots_nothing(farm, ser
 
     wait_for(
         lambda: beat() and all(status(g) == Game.Status.FINISHED for g in games),
-        PATIENCE_SECONDS * 2, "every game finishing after 5 kills", farm.logs,
+        PATIENCE_SECONDS * 2, f"every game finishing after {KILLS} kills", farm.logs,
     )  # fmt: skip
     assert all(kills >= 1 for kills in kills_seen.values()), kills_seen
     for game in games:
