@@ -133,10 +133,12 @@ def play_by_clicks(
     *,
     rng: random.Random,
     max_clicks: int,
+    stop_after: int | None = None,
     turn_timeout: float = 60,
     on_click: Callable[[int], None] | None = None,
 ) -> int:
-    """Click a random legal control on every turn until the game ends; the number of clicks.
+    """Click a random legal control on every turn until the game ends (or ``stop_after``
+    clicks were logged); the number of clicks.
 
     Each turn waits for the page to show the current position with the seat
     to move (and "▶" in the tab title) and for ``CLICK_GAP_S`` since the last
@@ -149,7 +151,7 @@ def play_by_clicks(
         found = wait_for(
             lambda: my_turn_controls(browser, game_id), "the seat's turn or the end", turn_timeout
         )
-        if found == "over":
+        if found == "over" or clicks == stop_after:
             return clicks
         assert clicks < max_clicks, f"still playing after {clicks} clicks"
         before = next_ply(game_id)

@@ -1,8 +1,11 @@
-"""People play whole games in a real browser (headless Chromium): from the lobby, by clicks.
+"""People play games in a real browser (headless Chromium): from the lobby, by clicks, to the end.
 
-Skipped where Chromium or its driver is missing, and without PostgreSQL (the
-site runs in another process, which cannot see an in-memory SQLite test
-database). Screenshots of each board go to ``$HM_ARTEFACTS/people-play``.
+A new person plays a whole Manila game by clicks; a person plays Grog Island
+against a bot while another person watches, and resigns after a dozen moves,
+so that the house bot plays the game out in front of both pages. Skipped
+where Chromium or its driver is missing, and without PostgreSQL (the site runs
+in another process, which cannot see an in-memory SQLite test database).
+Screenshots of each board go to ``$HM_ARTEFACTS/people-play``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ pytestmark = [
     pytest.mark.postgres,
     pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
 ]
+
+
+CLICKS_BEFORE_RESIGNING = 12
 
 
 def outcome_shown(browser: Browser) -> bool:
@@ -76,6 +82,14 @@ def test_a_new_person_signs_up_and_plays_manila_against_three_example_bots_to_th
 def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
     tmp_path: Path,
 ) -> None:
+    """The watcher's board follows every move and has no controls; the person resigns
+    (the page's button, confirmed), a house bot plays their seat to the end, and both pages
+    say so and show the outcome.
+
+    The person stops clicking after ``CLICKS_BEFORE_RESIGNING``: a whole game by clicks
+    is the Manila test's, and every kind of Grog Island decision's controls are clicked
+    in ``tests/tournaments/boards2/test_boards_browser.py``.
+    """
     shots = artefacts(tmp_path, "people-play")
     users = get_user_model().objects
     player, watcher = users.create_user("bea", password="x"), users.create_user("cy", password="x")
@@ -112,12 +126,27 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
                 watch_page.screenshot(shots / "grog-island-watcher.png")
 
         clicks = play_by_clicks(
-            seat_page, game_id, rng=random.Random(2), max_clicks=600, on_click=watch_it
-        )
-        for browser in (seat_page, watch_page):
-            wait_for(lambda b=browser: outcome_shown(b), "the outcome on both pages")
-        watch_page.screenshot(shots / "grog-island-over-watcher.png")
+            seat_page, game_id, rng=random.Random(2), max_clicks=600, on_click=watch_it,
+            stop_after=CLICKS_BEFORE_RESIGNING,
+        )  # fmt: skip
+        assert clicks == CLICKS_BEFORE_RESIGNING
         assert len(watched_plies) > clicks // 2  # the watcher's board followed the game
+        (resign,) = seat_page.find_all("#play-resign")
+        seat_page.click(resign)
+        seat_page.cmd("POST", "/alert/accept", {})  # "Resign? You rank last, ..."
+        for browser in (seat_page, watch_page):
+            wait_for(lambda b=browser: outcome_shown(b), "the outcome on both pages", 60)
+            (notice,) = browser.find_all(".play-substitution[data-seat='0']")
+            assert "resigned: a house bot plays for it" in browser.run(
+                "return arguments[0].textContent", notice
+            )
+        watch_page.screenshot(shots / "grog-island-over-watcher.png")
+        for browser in (seat_page, watch_page):
+            assert [e for e in browser.console_errors() if "favicon" not in e] == []
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.FINISHED
-    assert Move.objects.filter(game=game, seat=0, source="person").count() == clicks
+    mine = Move.objects.filter(game=game, seat=0).exclude(source="chance")
+    assert mine.filter(source="person").count() == clicks
+    assert mine.filter(source="house").exists()
+    assert set(mine.values_list("source", flat=True)) == {"person", "house"}
+    assert game.outcome.ranks[0] == 2  # a resigned seat ranks last
