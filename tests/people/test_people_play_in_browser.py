@@ -32,6 +32,10 @@ pytestmark = [
 
 
 CLICKS_BEFORE_RESIGNING = 12
+NOTICES = (
+    "return Array.from(document.querySelectorAll(\".play-substitution[data-seat='0']\"),"
+    " (p) => p.textContent);"
+)
 
 
 def outcome_shown(browser: Browser) -> bool:
@@ -136,10 +140,8 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
         seat_page.cmd("POST", "/alert/accept", {})  # "Resign? You rank last, ..."
         for browser in (seat_page, watch_page):
             wait_for(lambda b=browser: outcome_shown(b), "the outcome on both pages", 60)
-            (notice,) = browser.find_all(".play-substitution[data-seat='0']")
-            assert "resigned: a house bot plays for it" in browser.run(
-                "return arguments[0].textContent", notice
-            )
+            (notice,) = browser.run(NOTICES)  # read at once: each frame redraws them
+            assert "resigned: a house bot plays for it" in notice
         watch_page.screenshot(shots / "grog-island-over-watcher.png")
         for browser in (seat_page, watch_page):
             assert [e for e in browser.console_errors() if "favicon" not in e] == []
