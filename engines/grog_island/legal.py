@@ -23,8 +23,9 @@ from .data import (
     OBJECTIVES_KEPT,
     PARROT_HOLD,
     SHIPS,
+    TREASURE_MAX,
 )
-from .trading import capacity, names, payments
+from .trading import capacity, unit_actions
 
 if TYPE_CHECKING:
     from .state import GrogState
@@ -33,6 +34,22 @@ Action = dict[str, Any]
 _PASS: Action = {"type": "pass"}
 _PLACE: tuple[Action, ...] = tuple({"type": "place", "colour": c} for c in COLOURS)
 """Shared, read-only actions (every listed action is read-only): built once, not per list."""
+_COLOUR_IDS: tuple[int, ...] = tuple(range(len(COLOURS)))
+_SET_CARDS: tuple[str, ...] = tuple(f"set_{c}" for c in COLOURS)
+"""The "set die" parrot card of each colour."""
+_FACES: tuple[int, ...] = tuple(range(1, DIE_FACES + 1))
+_END_TRADE: Action = {"type": "end_trade"}
+_DECLINE_CLAIMS: Action = {"type": "decline_claims"}
+_CLAIM, _LOCK, _GHOST = (
+    tuple({"type": kind, "building": name} for name in BUILDING_IDS)
+    for kind in ("claim", "lock", "ghost")
+)
+_CHOOSE_SHIP: tuple[Action, ...] = tuple({"type": "choose_ship", "ship": s[0]} for s in SHIPS)
+_SHIP_MOST: tuple[int, ...] = tuple(most for _, _, most in SHIPS)
+_SHIP_DECK: tuple[str | None, ...] = tuple(
+    gives.partition(":")[2] if gives.startswith("card:") else None for _, gives, _ in SHIPS
+)
+"""Per ship: the most goods its exchange takes (0: no limit), the deck it draws from."""
 
 
 class LegalMixin:
@@ -71,32 +88,59 @@ class LegalMixin:
     def _legal_bid(self: GrogState, seat: int) -> list[Action]:
         dice = self.dice
         draft = self.draft
-        target = self.bid_target(seat)
+        current = self.bid_total
+        capital = self.coins[seat] + TREASURE_MAX * len(self.private[seat]["treasures"])
+        target = bid_window(current, capital, self.holding)  # see bid_target
         actions: list[Action] = []
-        if not draft:
+        if draft:
+            prefix = 0
+            for c in draft:
+                prefix += dice[c]
+            last = dice[draft[-1]]
+            free: tuple[int, ...] | list[int] = [c for c in _COLOUR_IDS if c not in draft]
+        else:
             if not self.committed and (self.bidder >= 0 or not can_bid_fixed(dice, target)):
                 actions.append(_PASS)
-            actions.extend(self._parrot_options(seat, target))
-        prefix = sum(dice[c] for c in draft)
+            if self.private[seat]["parrots"]:
+                actions.extend(self._parrot_options(seat, target))
+            prefix = 0
+            last = DIE_FACES
+            free = _COLOUR_IDS
         if target >> (prefix + 1):  # some allowed total is above the draft's sum
-            last = dice[draft[-1]] if draft else DIE_FACES
-            free = [c for c in range(len(COLOURS)) if c not in draft]
+            # The allowed totals are one run lo..hi (``bid_window``): a die whose sum with
+            # the draft already lies in it is placeable (bid at once), one past hi is not,
+            # and only below lo must the sums of the dice that could follow be looked at.
+            lo = (target & -target).bit_length() - 1
+            hi = target.bit_length() - 1
             for colour in free:
                 value = dice[colour]
                 if value > last:
                     continue
-                reach = 1
-                for other in free:
-                    if other != colour and dice[other] <= value:
-                        reach |= reach << dice[other]
-                if (reach << (prefix + value)) & target:
-                    actions.append(_PLACE[colour])
+                total = prefix + value
+                if total > hi:
+                    continue
+                if total < lo:
+                    # sums the dice after this one can add: the other free dice not above it
+                    reach = 1
+                    for other in free:
+                        if other != colour:
+                            pips = dice[other]
+                            if pips <= value:
+                                reach |= reach << pips
+                    if not (reach << total) & target:
+                        continue
+                actions.append(_PLACE[colour])
         if draft and (target >> prefix) & 1:
             actions.append({"type": "bid", "total": prefix})
         return actions
 
     def _parrot_options(self: GrogState, seat: int, target: int) -> list[Action]:
-        """Parrot cards worth playing: after each, some legal bid stays reachable."""
+        """Parrot cards worth playing: after each, some legal bid stays reachable.
+
+        Reachable sums are Minkowski sums (:mod:`.bidding`), so the order of the
+        dice does not matter: the sums of the dice other than the one a card
+        sets are computed once per card, not once per face.
+        """
         hand = self.private[seat]["parrots"]
         if not hand:
             return []
@@ -104,32 +148,39 @@ class LegalMixin:
         for card in hand:
             counts[card] = counts.get(card, 0) + 1
         hold_ok = counts.get(PARROT_HOLD, 0) > 0 and not self.holding and self.bidder >= 0
-        hold_target = window(self.bid_total, min(self.bid_total, self.capital(seat)))
-        settable = [c for c in range(len(COLOURS)) if counts.get(f"set_{COLOURS[c]}", 0)]
+        current = self.bid_total
+        capital = self.coins[seat] + TREASURE_MAX * len(self.private[seat]["treasures"])
+        hold_target = window(current, min(current, capital))
+        settable = [c for c in _COLOUR_IDS if counts.get(_SET_CARDS[c], 0)]
         actions: list[Action] = []
+        dice = self.dice
+        goal = target | (hold_target if hold_ok else 0)
         for colour in settable:
-            card = f"set_{COLOURS[colour]}"
+            card = _SET_CARDS[colour]
             still = [c for c in settable if c != colour or counts[card] > 1]
-            goal = target | (hold_target if hold_ok else 0)
-            dice = list(self.dice)
-            for value in range(1, DIE_FACES + 1):
-                if value == self.dice[colour]:
-                    continue
-                dice[colour] = value
-                if flexible_sums(dice, still) & goal:
+            face = dice[colour]
+            if colour in still:  # a second card may set this die again: its face does not count
+                others = flexible_sums(dice, still)
+                fits = [bool(others & goal)] * DIE_FACES
+            else:
+                others = flexible_sums([0 if c == colour else v for c, v in enumerate(dice)], still)
+                fits = [bool((others | (others << value)) & goal) for value in _FACES]
+            for value in _FACES:
+                if value != face and fits[value - 1]:
                     actions.append({"type": "parrot", "card": card, "value": value})
-        if hold_ok and flexible_sums(self.dice, settable) & hold_target:
+        if hold_ok and flexible_sums(dice, settable) & hold_target:
             actions.append({"type": "parrot", "card": PARROT_HOLD})
         return actions
 
     # ---------------------------------------------------------------- trading
     def exchange_room(self: GrogState, space: int, done: int) -> bool:
         """May one more good go to this ship's exchange (limit and deck left)?"""
-        _, gives, most = SHIPS[self.ships[space]]
+        ship = self.ships[space]
+        most = _SHIP_MOST[ship]
         if most and done >= most:
             return False
-        what, _, deck = gives.partition(":")
-        return what != "card" or self.deck_size(deck) > 0
+        deck = _SHIP_DECK[ship]
+        return deck is None or self.deck_size(deck) > 0
 
     def can_build(self: GrogState, seat: int, space: int) -> bool:
         return self.crew[seat] > 0 and any(self.occupant[b] == FREE for b in BUILDINGS_ON[space])
@@ -145,38 +196,37 @@ class LegalMixin:
 
     def _legal_trade_ship(self: GrogState, seat: int) -> list[Action]:
         spaces = self.free_ship_spaces()
-        if self._must_trade(seat):
-            spaces = [s for s in spaces if self.can_act(seat, s)]
-        return [{"type": "choose_ship", "ship": SHIPS[self.ships[s]][0]} for s in spaces]
+        usable = [s for s in spaces if self.can_act(seat, s)]
+        goods = self.goods[seat]
+        if any(goods[s] for s in usable):  # ``_must_trade``, from the same answers
+            spaces = usable
+        ships = self.ships
+        return [_CHOOSE_SHIP[ships[s]] for s in spaces]
 
     def _legal_trade(self: GrogState, seat: int) -> list[Action]:
         space, done, closed, paid, acted, optional = self.trade
         goods = self.goods[seat]
         if paid == BUILDING_COST:
-            return [
-                {"type": "claim", "building": BUILDING_IDS[b]}
-                for b in BUILDINGS_ON[space]
-                if self.occupant[b] == FREE
-            ]
-        options = payments(goods, space)
+            return [_CLAIM[b] for b in BUILDINGS_ON[space] if self.occupant[b] == FREE]
+        exchanges, builds = unit_actions(tuple(goods), space)
         actions: list[Action] = []
-        if not paid and not closed and self.exchange_room(space, done):
-            actions.extend({"type": "exchange", "goods": names(p)} for p in options)
+        if not paid and not closed and exchanges and self.exchange_room(space, done):
+            actions.extend(exchanges)
         drawn = self.private[seat]["drawn"]
         if drawn:
             actions.extend({"type": "keep_objective", "card": c} for c in sorted(set(drawn)))
             return actions
-        if paid or self.can_build(seat, space):
-            need = BUILDING_COST - paid - 1
-            for p in options:
-                for c in p:
-                    goods[c] -= 1
-                if capacity(goods, space) >= need:
-                    actions.append({"type": "build_pay", "goods": names(p)})
-                for c in p:
-                    goods[c] += 1
+        # Any unit paid leaves exactly one unit less of capacity (one good of the ship's
+        # colour, or three others), so either every payment keeps the building
+        # affordable or none does.
+        if (
+            builds
+            and (paid or self.can_build(seat, space))
+            and capacity(goods, space) - 1 >= BUILDING_COST - paid - 1
+        ):
+            actions.extend(builds)
         if not paid and (acted or optional):
-            actions.append({"type": "end_trade"})
+            actions.append(_END_TRADE)
         return actions
 
     # ------------------------------------------------------------- winning
@@ -193,17 +243,15 @@ class LegalMixin:
         return actions
 
     def _legal_reward(self: GrogState, seat: int) -> list[Action]:
-        actions: list[Action] = [
-            {"type": "claim", "building": BUILDING_IDS[b]} for b in self.claim_options(seat)
-        ]
-        actions.append({"type": "decline_claims"})
+        actions: list[Action] = [_CLAIM[b] for b in self.claim_options(seat)]
+        actions.append(_DECLINE_CLAIMS)
         return actions
 
     def _legal_lock(self: GrogState, seat: int) -> list[Action]:
-        return [{"type": "lock", "building": BUILDING_IDS[b]} for b in self.lock_options()]
+        return [_LOCK[b] for b in self.lock_options()]
 
     def _legal_ghost(self: GrogState, seat: int) -> list[Action]:
-        return [{"type": "ghost", "building": BUILDING_IDS[b]} for b in self.ghost_options()]
+        return [_GHOST[b] for b in self.ghost_options()]
 
     # ----------------------------------------------------------- messages
     def explain_illegal(self: GrogState, seat: int, action: Action, legal: list[Action]) -> str:

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from .state import GrogState
 
 _DECK_INDEX = {"objective": 0, "treasure": 1, "parrot": 2}
+_POOL_KEYS = {deck: f"{deck}_pool" for deck in _DECK_INDEX}
+"""Deck name -> the key in ``hidden`` of its random part (see ``state.POOL_KEYS``)."""
 
 
 class PlayMixin:
@@ -78,7 +80,7 @@ class PlayMixin:
             self.ships[task[1]] = SHIP_INDEX[action["ship"]]
             self.events.append({"type": "ship", "space": task[1], "ship": action["ship"]})
         else:
-            pool = self.hidden[f"{task[1]}_pool"]
+            pool = self.hidden[_POOL_KEYS[task[1]]]
             pool.remove(action["card"])
             self._receive(task[1], task[2], task[3], action["card"])
 
@@ -103,7 +105,7 @@ class PlayMixin:
                 if task[0] != "draw":
                     return
                 deck = task[1]
-                if self.hidden[f"{deck}_pool"]:
+                if self.hidden[_POOL_KEYS[deck]]:
                     return
                 queue.pop(0)
                 bottom = self.hidden["objective_bottom"] if deck == "objective" else []

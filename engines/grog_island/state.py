@@ -11,6 +11,7 @@ actions and views name them. Occupant codes of a building: a seat (0-3),
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from typing import Any, ClassVar
 
 from engines import CHANCE, Engine, State
@@ -31,10 +32,18 @@ from .legal import LegalMixin
 from .play import PlayMixin
 from .view import ViewMixin
 
-__all__ = ["DECKS", "FREE", "GHOST", "LOCKED", "GrogState"]
+__all__ = ["DECKS", "FREE", "GHOST", "LOCKED", "POOL_KEYS", "GrogState"]
 
 DECKS: tuple[str, ...] = ("objective", "treasure", "parrot")
 """Deck names; ``draws[i]`` counts each seat's draws from ``DECKS[i]`` (chance keys)."""
+POOL_KEYS: dict[str, str] = {deck: f"{deck}_pool" for deck in DECKS}
+"""Deck name -> the key in ``hidden`` of its random part (not a name formatted per draw)."""
+
+
+def _by_card_text(item: tuple[Any, int]) -> str:
+    """Draw outcomes are listed by the card's text (treasure values are ints)."""
+    return str(item[0])
+
 
 SCALARS: tuple[str, ...] = (
     "round",
@@ -93,6 +102,10 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
 
     # ------------------------------------------------------------------ turn
     @property
+    def is_over(self) -> bool:
+        return self.stage == "over"  # exactly when ``to_move`` is empty
+
+    @property
     def to_move(self) -> list[int]:
         if self.stage == "over":
             return []
@@ -121,14 +134,12 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
             return [({"type": "place_ship", "space": task[1], "ship": s}, p) for s in left]
         # a draw from the random part of a deck
         deck, seat = task[1], task[2]
-        pool = self.hidden[f"{deck}_pool"]
-        counts: dict[Any, int] = {}
-        for card in pool:
-            counts[card] = counts.get(card, 0) + 1
+        pool = self.hidden[POOL_KEYS[deck]]
+        counts = Counter(pool)  # counted in C, in order of first appearance like a dict
         total = len(pool)
         return [
             ({"type": "draw", "deck": deck, "seat": seat, "card": card}, n / total)
-            for card, n in sorted(counts.items(), key=lambda item: str(item[0]))
+            for card, n in sorted(counts.items(), key=_by_card_text)
         ]
 
     def chance_key(self) -> str:
@@ -154,7 +165,7 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
     # --------------------------------------------------------------- helpers
     def deck_size(self, deck: str) -> int:
         """Cards left in a deck (public: only list lengths are read)."""
-        size = len(self.hidden[f"{deck}_pool"])
+        size = len(self.hidden[POOL_KEYS[deck]])
         if deck == "objective":
             size += len(self.hidden["objective_bottom"])
         return size

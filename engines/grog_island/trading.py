@@ -8,7 +8,9 @@ that good alone would pay the same unit, so such a payment is never better.)
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations_with_replacement
+from typing import Any
 
 from .data import COLOURS, SUBSTITUTE
 
@@ -58,3 +60,28 @@ def pay(goods: list[int], combo: tuple[int, ...] | list[int]) -> None:
 
 def names(combo: tuple[int, ...] | list[int]) -> list[str]:
     return [COLOURS[c] for c in combo]
+
+
+_UNIT_ACTIONS: dict[str, dict[tuple[int, ...], dict[str, Any]]] = {
+    kind: {
+        combo: {"type": kind, "goods": names(combo)}
+        for colour in range(len(COLOURS))
+        for combo in ((colour,), *_TRIPLES[colour])
+    }
+    for kind in ("exchange", "build_pay")
+}
+"""Each unit payment's action of each kind, built once and shared (listed actions are read-only)."""
+
+
+@lru_cache(maxsize=4096)
+def unit_actions(
+    goods: tuple[int, ...], colour: int
+) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
+    """The ``exchange`` and the ``build_pay`` actions of :func:`payments`, in its order.
+
+    A pure function of a few small counts, asked on every trading decision:
+    remembered (bounded) rather than recomputed.
+    """
+    options = payments(list(goods), colour)
+    exchange, build = _UNIT_ACTIONS["exchange"], _UNIT_ACTIONS["build_pay"]
+    return tuple(exchange[p] for p in options), tuple(build[p] for p in options)
