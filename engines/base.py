@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from .text import generic_event_text
@@ -101,6 +102,7 @@ class _Forgetful(dict):
 _FORGETFUL = _Forgetful()
 _CHANCE_KEY = "chance"
 _CHANCE_ACTIONS_KEY = "chance_actions"
+_first = itemgetter(0)
 
 
 def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
@@ -236,16 +238,19 @@ class State(ABC):
             raise IllegalAction(f"seat must be an integer, not {seat!r}")
         if type(action) is not dict and not isinstance(action, dict):
             raise IllegalAction(f"an action must be a JSON object, not {type(action).__name__}")
-        if type(action.get("type")) is not str and not isinstance(action.get("type"), str):
+        kind = action.get("type")
+        if type(kind) is not str and not isinstance(kind, str):
             raise IllegalAction('an action needs a "type" string')
         movers = self.to_move  # [] exactly when the game is over (the protocol of is_over)
-        if not movers:
-            raise IllegalAction("the game is over")
         if seat not in movers:
+            if not movers:
+                raise IllegalAction("the game is over")
             who = "chance" if movers == [CHANCE] else ", ".join(f"seat {s}" for s in movers)
             name = "chance" if seat == CHANCE else f"seat {seat}"
             raise IllegalAction(f"{name} is not to move: waiting for {who}")
-        legal = self._listed(seat)
+        legal = self._memo.get(seat if seat != CHANCE else _CHANCE_ACTIONS_KEY)
+        if legal is None:
+            legal = self._listed(seat)
         try:
             found = legal[legal.index(action)]
         except ValueError:
@@ -274,7 +279,7 @@ class State(ABC):
                 outcomes = memo.get(_CHANCE_KEY)
                 if outcomes is None:
                     outcomes = memo[_CHANCE_KEY] = self._chance_outcomes()
-                found = memo[_CHANCE_ACTIONS_KEY] = [a for a, _ in outcomes]
+                found = memo[_CHANCE_ACTIONS_KEY] = list(map(_first, outcomes))
             return found
         found = memo.get(seat)
         if found is None:
