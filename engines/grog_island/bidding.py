@@ -9,6 +9,7 @@ at most six pips make the masks tiny and the checks cheap.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .data import DIE_FACES
 
@@ -28,6 +29,21 @@ def subset_sums(values: Iterable[int]) -> int:
     for value in values:
         mask |= mask << value
     return mask
+
+
+@lru_cache(maxsize=1 << 14)
+def following_sums(values: tuple[int, ...]) -> tuple[int, ...]:
+    """For each die, the mask of sums the dice that may follow it on the track can add.
+
+    Values on the track must not increase, so after a die of value ``v`` come
+    only other dice of at most ``v``: entry ``i`` is the subset sums of every
+    value but ``values[i]`` itself that is at most ``values[i]``. A pure function
+    of at most five faces (fewer than 10,000 arguments in play), so remembered.
+    """
+    return tuple(
+        subset_sums(v for j, v in enumerate(values) if j != i and v <= value)
+        for i, value in enumerate(values)
+    )
 
 
 def flexible_sums(values: list[int], flexible: Iterable[int]) -> int:

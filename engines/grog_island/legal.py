@@ -7,11 +7,12 @@ is offered only when the decisions after it can still be completed.
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from engines import CHANCE
 
-from .bidding import bid_window, can_bid_fixed, flexible_sums, window
+from .bidding import bid_window, can_bid_fixed, flexible_sums, following_sums, window
 from .data import (
     BUILDING_COST,
     BUILDING_IDS,
@@ -38,6 +39,12 @@ _COLOUR_IDS: tuple[int, ...] = tuple(range(len(COLOURS)))
 _SET_CARDS: tuple[str, ...] = tuple(f"set_{c}" for c in COLOURS)
 """The "set die" parrot card of each colour."""
 _FACES: tuple[int, ...] = tuple(range(1, DIE_FACES + 1))
+_FREE_AFTER: dict[tuple[int, ...], tuple[int, ...]] = {
+    draft: tuple(c for c in _COLOUR_IDS if c not in draft)
+    for k in range(1, len(COLOURS) + 1)
+    for draft in permutations(_COLOUR_IDS, k)
+}
+"""The dice not yet on the bid track, for every draft (a lookup, not a scan per list)."""
 _END_TRADE: Action = {"type": "end_trade"}
 _DECLINE_CLAIMS: Action = {"type": "decline_claims"}
 _CLAIM, _LOCK, _GHOST = (
@@ -88,49 +95,51 @@ class LegalMixin:
     def _legal_bid(self: GrogState, seat: int) -> list[Action]:
         dice = self.dice
         draft = self.draft
+        # The totals ``seat`` may bid are one run lo..hi (see ``bid_target``/``bid_window``).
         current = self.bid_total
         capital = self.coins[seat] + TREASURE_MAX * len(self.private[seat]["treasures"])
-        target = bid_window(current, capital, self.holding)  # see bid_target
+        if self.holding:
+            lo, hi = current, min(current, capital)
+        else:
+            lo, hi = current + 1, capital
         actions: list[Action] = []
         if draft:
             prefix = 0
             for c in draft:
                 prefix += dice[c]
             last = dice[draft[-1]]
-            free: tuple[int, ...] | list[int] = [c for c in _COLOUR_IDS if c not in draft]
+            free = _FREE_AFTER.get(tuple(draft))
+            if free is None:
+                free = tuple(c for c in _COLOUR_IDS if c not in draft)
         else:
-            if not self.committed and (self.bidder >= 0 or not can_bid_fixed(dice, target)):
+            if not self.committed and (
+                self.bidder >= 0 or hi < lo or not can_bid_fixed(dice, window(lo, hi))
+            ):
                 actions.append(_PASS)
             if self.private[seat]["parrots"]:
-                actions.extend(self._parrot_options(seat, target))
+                actions.extend(self._parrot_options(seat, window(lo, hi)))
             prefix = 0
             last = DIE_FACES
             free = _COLOUR_IDS
-        if target >> (prefix + 1):  # some allowed total is above the draft's sum
-            # The allowed totals are one run lo..hi (``bid_window``): a die whose sum with
-            # the draft already lies in it is placeable (bid at once), one past hi is not,
-            # and only below lo must the sums of the dice that could follow be looked at.
-            lo = (target & -target).bit_length() - 1
-            hi = target.bit_length() - 1
-            for colour in free:
-                value = dice[colour]
+        if hi > prefix and hi >= lo:  # some allowed total is above the draft's sum
+            # A die whose sum with the draft lies in lo..hi is placeable (bid at once), one
+            # past hi is not, and only below lo must the sums of the dice that could follow
+            # be looked at.
+            values = tuple(map(dice.__getitem__, free))
+            reaches = None
+            for i, value in enumerate(values):
                 if value > last:
                     continue
                 total = prefix + value
                 if total > hi:
                     continue
                 if total < lo:
-                    # sums the dice after this one can add: the other free dice not above it
-                    reach = 1
-                    for other in free:
-                        if other != colour:
-                            pips = dice[other]
-                            if pips <= value:
-                                reach |= reach << pips
-                    if not (reach << total) & target:
+                    if reaches is None:
+                        reaches = following_sums(values)
+                    if not (reaches[i] << total) & (((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)):
                         continue
-                actions.append(_PLACE[colour])
-        if draft and (target >> prefix) & 1:
+                actions.append(_PLACE[free[i]])
+        if draft and lo <= prefix <= hi:
             actions.append({"type": "bid", "total": prefix})
         return actions
 

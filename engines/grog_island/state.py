@@ -19,13 +19,17 @@ from engines import CHANCE, Engine, State
 from .data import (
     CLOUDS,
     COLOURS,
+    CREW,
     DIE_FACES,
     FREE,
     GHOST,
     GHOST_SHIP,
     LOCKED,
+    OBJECTIVE_DECK,
     OPEN_SEA,
+    PARROT_DECK,
     SHIPS,
+    TREASURE_DECK,
     TREASURE_MAX,
 )
 from .legal import LegalMixin
@@ -92,6 +96,20 @@ _ROLLS: tuple[list[tuple[dict[str, Any], float]], ...] = tuple(
 
 Like every listed action they are read-only: shared by all states and games.
 """
+_CARD_ORDER: dict[str, tuple[Any, ...]] = {
+    deck: tuple(sorted(set(cards), key=str))
+    for deck, cards in zip(DECKS, (OBJECTIVE_DECK, TREASURE_DECK, PARROT_DECK), strict=True)
+}
+"""Each deck's distinct cards in the order draw outcomes are listed (by the card's text)."""
+_DRAWS: dict[tuple[str, int], dict[Any, dict[str, Any]]] = {
+    (deck, seat): {
+        card: {"type": "draw", "deck": deck, "seat": seat, "card": card}
+        for card in _CARD_ORDER[deck]
+    }
+    for deck in DECKS
+    for seat in range(max(CREW))  # CREW is keyed by player count: every seat of the largest game
+}
+"""The draw actions of every deck, seat and card, built once (read-only, like _ROLLS)."""
 
 
 class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
@@ -135,9 +153,17 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
         # a draw from the random part of a deck
         deck, seat = task[1], task[2]
         pool = self.hidden[POOL_KEYS[deck]]
-        counts = Counter(pool)  # counted in C, in order of first appearance like a dict
+        counts = Counter(pool)  # counted in C
         total = len(pool)
-        return [
+        draws = _DRAWS.get((deck, seat))
+        if draws is not None:
+            # the deck's cards in the order of their text, as sorting them would give
+            outcomes = [
+                (draws[card], counts[card] / total) for card in _CARD_ORDER[deck] if card in counts
+            ]
+            if len(outcomes) == len(counts):
+                return outcomes
+        return [  # a card foreign to the deck (a hand-made state): the general way
             ({"type": "draw", "deck": deck, "seat": seat, "card": card}, n / total)
             for card, n in sorted(counts.items(), key=_by_card_text)
         ]
