@@ -18,6 +18,18 @@ if TYPE_CHECKING:
     from .state import ManilaState
 
 BIDS_PER_PAGE = 48
+_BIDS: list[dict[str, Any]] = [{"type": "bid", "amount": a} for a in range(512)]
+"""Bid actions built once (a slice is a fresh list of them); larger amounts are built per list."""
+_MORE_BIDS: dict[str, Any] = {"type": "more_bids"}
+_PASS: dict[str, Any] = {"type": "pass"}
+_SKIP_BUY: dict[str, Any] = {"type": "skip_buy"}
+_BUY = tuple({"type": "buy", "good": name} for name in data.GOODS)
+_LEAVE_ASHORE = tuple({"type": "leave_ashore", "good": name} for name in data.GOODS)
+_START_BOAT = tuple(
+    tuple({"type": "start_boat", "good": name, "space": k} for k in range(data.MAX_START + 1))
+    for name in data.GOODS
+)
+"""Shared, read-only actions (every listed action is), not built per list."""
 
 
 def bid_window(state: ManilaState, seat: int) -> tuple[int, int, int]:
@@ -30,10 +42,13 @@ def bid_window(state: ManilaState, seat: int) -> tuple[int, int, int]:
 
 def legal_auction(state: ManilaState) -> list[dict[str, Any]]:
     low, high, top = bid_window(state, state.mover)
-    actions: list[dict[str, Any]] = [{"type": "bid", "amount": a} for a in range(low, high + 1)]
+    if high < len(_BIDS):
+        actions: list[dict[str, Any]] = _BIDS[low : high + 1]
+    else:
+        actions = [{"type": "bid", "amount": a} for a in range(low, high + 1)]
     if top - state.high_bid > BIDS_PER_PAGE:
-        actions.append({"type": "more_bids"})
-    actions.append({"type": "pass"})
+        actions.append(_MORE_BIDS)
+    actions.append(_PASS)
     return actions
 
 
@@ -74,8 +89,8 @@ def _next_bidder(state: ManilaState, seat: int) -> None:
 
 # ------------------------------------------------------------ duties
 def legal_buy(state: ManilaState) -> list[dict[str, Any]]:
-    actions = [{"type": "buy", "good": data.GOODS[g]} for g in flow.buyable(state)]
-    actions.append({"type": "skip_buy"})
+    actions = [_BUY[g] for g in flow.buyable(state)]
+    actions.append(_SKIP_BUY)
     return actions
 
 
@@ -98,7 +113,7 @@ def apply_skip_buy(state: ManilaState, seat: int, action: dict[str, Any]) -> Non
 
 
 def legal_ashore(state: ManilaState) -> list[dict[str, Any]]:
-    return [{"type": "leave_ashore", "good": name} for name in data.GOODS]
+    return list(_LEAVE_ASHORE)
 
 
 def apply_leave_ashore(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
@@ -121,12 +136,12 @@ def start_spaces(state: ManilaState, good: int) -> list[int]:
 
 
 def legal_start_boats(state: ManilaState) -> list[dict[str, Any]]:
-    return [
-        {"type": "start_boat", "good": data.GOODS[g], "space": k}
-        for g in range(4)
-        if state.loaded[g] and state.position[g] < 0
-        for k in start_spaces(state, g)
-    ]
+    loaded, position = state.loaded, state.position
+    waiting = [g for g in range(4) if loaded[g] and position[g] < 0]
+    if not waiting:
+        return []
+    spaces = start_spaces(state, waiting[0])  # the same for every boat still to start
+    return [_START_BOAT[g][k] for g in waiting for k in spaces]
 
 
 def apply_start_boat(state: ManilaState, seat: int, action: dict[str, Any]) -> None:

@@ -15,8 +15,14 @@ _SIXTH = 1 / 6
 
 # ------------------------------------------------------------------ dice
 def roll_outcomes(state: ManilaState) -> list[tuple[dict[str, Any], float]]:
-    name = data.GOODS[state.pending[0]]
-    return [({"type": "roll", "good": name, "value": v}, _SIXTH) for v in range(1, 7)]
+    return _ROLLS[state.pending[0]]  # shared: the base hands out copies of the list, never it
+
+
+_ROLLS: tuple[list[tuple[dict[str, Any], float]], ...] = tuple(
+    [({"type": "roll", "good": name, "value": v}, _SIXTH) for v in range(1, 7)]
+    for name in data.GOODS
+)
+"""Each boat's die outcomes, built once (a roll is a quarter of all steps); read-only."""
 
 
 def roll_key(state: ManilaState) -> str:

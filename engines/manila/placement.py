@@ -14,6 +14,13 @@ if TYPE_CHECKING:
 _SINGLE_SPACES = tuple(zip(data.SPACE_NAMES, data.SPACE_COST, strict=True))
 _DEAREST = max(*data.SPACE_COST, data.PIRATE_COST, *(max(c) for c in data.SEAT_COSTS))
 """Whoever can pay this much can pay any space: no need to look for the cheapest."""
+_BOAT_SEATS = tuple(len(costs) for costs in data.SEAT_COSTS)
+_PLACE_GOOD = tuple({"type": "place", "space": name} for name in data.GOODS)
+_PLACE_SPACE = tuple({"type": "place", "space": name} for name in data.SPACE_NAMES)
+_PLACE_PIRATE = {"type": "place", "space": data.PIRATE}
+_PLACE_BY_NAME = {a["space"]: a for a in (*_PLACE_GOOD, *_PLACE_SPACE, _PLACE_PIRATE)}
+_PASS = {"type": "pass"}
+"""Placement actions built once and shared by every list (listed actions are read-only)."""
 
 
 def open_spaces(state: ManilaState) -> list[tuple[str, int]]:
@@ -68,10 +75,24 @@ def placement_costs(state: ManilaState, seat: int) -> dict[str, int]:
 
 
 def legal_place(state: ManilaState) -> list[dict[str, Any]]:
-    actions: list[dict[str, Any]] = [
-        {"type": "place", "space": name} for name in placement_costs(state, state.mover)
-    ]
-    actions.append({"type": "pass"})
+    seat = state.mover
+    if available(state, seat) >= _DEAREST:  # every free space, as ``open_spaces`` lists them
+        loaded, berth, crew = state.loaded, state.berth, state.crew
+        actions: list[dict[str, Any]] = [
+            _PLACE_GOOD[g]
+            for g in range(4)
+            if loaded[g] and berth[g] < 0 and len(crew[g]) < _BOAT_SEATS[g]
+        ]
+        actions += [
+            action
+            for action, occupant in zip(_PLACE_SPACE, state.spaces, strict=True)
+            if occupant < 0
+        ]
+        if len(state.pirates) < data.PIRATE_SEATS:
+            actions.append(_PLACE_PIRATE)
+    else:
+        actions = [_PLACE_BY_NAME[name] for name in placement_costs(state, seat)]
+    actions.append(_PASS)
     return actions
 
 

@@ -19,6 +19,8 @@ from . import data, rules
 
 OVER = -2
 """``mover`` once the game has ended."""
+_LEGAL = rules.LEGAL
+_APPLY = rules.APPLY
 
 _SCALARS = (
     "phase",
@@ -112,7 +114,7 @@ class ManilaState(State):
     def _legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if seat != self.mover or seat < 0:
             return []
-        return rules.LEGAL[self.phase](self)
+        return _LEGAL[self.phase](self)
 
     def _chance_outcomes(self) -> list[tuple[dict[str, Any], float]]:
         if self.mover != CHANCE:
@@ -123,7 +125,7 @@ class ManilaState(State):
         return rules.chance_key(self)
 
     def _apply(self, seat: int, action: dict[str, Any]) -> None:
-        rules.APPLY[action["type"]](self, seat, action)
+        _APPLY[action["type"]](self, seat, action)
 
     def explain_illegal(self, seat: int, action: dict[str, Any], legal: list) -> str:
         from .explain import explain
