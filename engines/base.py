@@ -206,7 +206,20 @@ class State(ABC):
         Raises :class:`IllegalAction` and leaves the state exactly unchanged
         when the action is malformed, out of turn or against the rules.
         """
-        self.check_action(seat, action)
+        # The usual move was picked from the cached list for this very position: the
+        # very object found there (by identity, after ``list.index``'s C scan) is an
+        # engine-made action, so it is a dict with a "type" string and needs no more
+        # checks than the seat's. Anything else takes the full ``check_action``.
+        listed = False
+        if type(seat) is int and type(action) is dict:
+            legal = self._memo.get(seat if seat != CHANCE else _CHANCE_ACTIONS_KEY)
+            if legal is not None and seat in self.to_move:
+                try:  # noqa: SIM105 (contextlib.suppress costs a context manager a move)
+                    listed = legal[legal.index(action)] is action
+                except ValueError:
+                    pass
+        if not listed:
+            self.check_action(seat, action)
         self._memo = _FORGETFUL  # no caching of a half-made position (see __new__)
         try:
             self._apply(seat, action)
