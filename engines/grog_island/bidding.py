@@ -31,19 +31,22 @@ def subset_sums(values: Iterable[int]) -> int:
     return mask
 
 
-@lru_cache(maxsize=1 << 14)
-def following_sums(values: tuple[int, ...]) -> tuple[int, ...]:
-    """For each die, the mask of sums the dice that may follow it on the track can add.
+@lru_cache(maxsize=1 << 12)
+def following_sums(faces: tuple[int, ...]) -> dict[int, int]:
+    """Face ``v`` -> the mask of sums the dice that may follow a die showing ``v`` can add.
 
     Values on the track must not increase, so after a die of value ``v`` come
-    only other dice of at most ``v``: entry ``i`` is the subset sums of every
-    value but ``values[i]`` itself that is at most ``values[i]``. A pure function
-    of at most five faces (fewer than 10,000 arguments in play), so remembered.
+    only the other dice of at most ``v``: the subset sums of ``faces`` (the free
+    dice, sorted) without one die of ``v`` and without those above ``v``. Sums
+    do not depend on which die shows which face, so the sorted faces are the
+    key: a few hundred in play (at most five dice of six faces), remembered.
     """
-    return tuple(
-        subset_sums(v for j, v in enumerate(values) if j != i and v <= value)
-        for i, value in enumerate(values)
-    )
+    return {
+        value: subset_sums(
+            [v for j, v in enumerate(faces) if v <= value and j != faces.index(value)]
+        )
+        for value in faces
+    }
 
 
 def flexible_sums(values: list[int], flexible: Iterable[int]) -> int:

@@ -127,7 +127,7 @@ class LegalMixin:
             # be looked at.
             values = tuple(map(dice.__getitem__, free))
             reaches = None
-            for i, value in enumerate(values):
+            for colour, value in zip(free, values, strict=True):
                 if value > last:
                     continue
                 total = prefix + value
@@ -135,10 +135,10 @@ class LegalMixin:
                     continue
                 if total < lo:
                     if reaches is None:
-                        reaches = following_sums(values)
-                    if not (reaches[i] << total) & (((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)):
+                        reaches = following_sums(tuple(sorted(values)))
+                    if not (reaches[value] << total) & (((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)):
                         continue
-                actions.append(_PLACE[free[i]])
+                actions.append(_PLACE[colour])
         if draft and lo <= prefix <= hi:
             actions.append({"type": "bid", "total": prefix})
         return actions
