@@ -211,9 +211,10 @@ class State(ABC):
         # engine-made action, so it is a dict with a "type" string and needs no more
         # checks than the seat's. Anything else takes the full ``check_action``.
         listed = False
-        if type(seat) is int and type(action) is dict:
-            legal = self._memo.get(seat if seat != CHANCE else _CHANCE_ACTIONS_KEY)
-            if legal is not None and seat in self.to_move:
+        if type(seat) is int and type(action) is dict and seat in self.to_move:
+            # chance's actions: from the outcomes the caller drew from (cached), once
+            legal = self._memo.get(seat) if seat != CHANCE else self._listed(CHANCE)
+            if legal is not None:
                 try:  # noqa: SIM105 (contextlib.suppress costs a context manager a move)
                     listed = legal[legal.index(action)] is action
                 except ValueError:
