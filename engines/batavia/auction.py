@@ -21,10 +21,14 @@ if TYPE_CHECKING:
     from .state import BataviaState
 
 _DIE = [({"type": "die", "value": v}, 1.0 / DIE_FACES) for v in range(1, DIE_FACES + 1)]
+_PASS: Action = {"type": "pass"}
+_BIDS: list[Action] = [{"type": "bid", "amount": a} for a in range(256)]
+"""Actions built once and shared by every list (listed actions are read-only); a bid list
+is a slice of ``_BIDS`` (larger amounts than it holds are built per list)."""
 
 
 def die_outcomes() -> list[tuple[Action, float]]:
-    return [(dict(action), p) for action, p in _DIE]
+    return _DIE  # shared, read-only: the base hands out copies of the list, never it
 
 
 def apply_die(st: BataviaState, value: int) -> None:
@@ -50,8 +54,11 @@ def continue_lot(st: BataviaState) -> None:
 
 def bid_actions(st: BataviaState, seat: int) -> list[Action]:
     letters = st.private[seat]["letters"]
-    actions: list[Action] = [{"type": "pass"}]
-    actions += [{"type": "bid", "amount": a} for a in range(st.bid + 1, letters + 1)]
+    actions: list[Action] = [_PASS]
+    if letters < len(_BIDS):
+        actions += _BIDS[st.bid + 1 : letters + 1]
+    else:
+        actions += [{"type": "bid", "amount": a} for a in range(st.bid + 1, letters + 1)]
     return actions
 
 
@@ -113,9 +120,7 @@ def _sold(st: BataviaState, winner: int) -> None:
     st.events.append(
         {"type": "auction_won", "seat": winner, "amount": amount, "cards": won, "paid": received}
     )
-    from .flow import start_actions
-
-    start_actions(st, winner)
+    flow.start_actions(st, winner)
 
 
 def _unsold(st: BataviaState) -> None:
@@ -126,6 +131,9 @@ def _unsold(st: BataviaState) -> None:
     first player, so both cases make the auctioneer first.
     """
     st.events.append({"type": "auction_unsold", "lot_size": sum(st.lot)})
-    from .flow import start_actions
+    flow.start_actions(st, st.auctioneer)
 
-    start_actions(st, st.auctioneer)
+
+# Imported last: ``flow`` reaches back into this package's modules (a cycle), and a
+# module-level name costs a lookup where an import inside a function costs ~1 us a call.
+from . import flow  # noqa: E402

@@ -23,9 +23,11 @@ if TYPE_CHECKING:
 def card_outcomes(st: BataviaState) -> list[tuple[Action, float]]:
     deck = st.hidden["deck"]
     total = sum(deck.values())
-    return [
-        ({"type": "card", "company": name}, deck[name] / total) for name in COMPANIES if deck[name]
-    ]
+    return [(_CARD[name], deck[name] / total) for name in COMPANIES if deck[name]]
+
+
+_CARD: dict[str, Action] = {name: {"type": "card", "company": name} for name in COMPANIES}
+"""Card actions built once (read-only, like every listed action)."""
 
 
 def stock_ready(st: BataviaState) -> bool:
@@ -58,17 +60,13 @@ def apply_card(st: BataviaState, company: str) -> None:
         st.events.append({"type": "drew", "seat": seat})
         st.draw_index += 1
         st.draw_left -= 1
-        from .turn import continue_draw
-
-        continue_draw(st, seat)
+        turn.continue_draw(st, seat)
     elif phase == "lot":
         st.lot[COMPANY_INDEX[company]] += 1
         st.events.append({"type": "lot_card", "company": company})
         st.lot_drawn += 1
         st.lot_left -= 1
-        from .auction import continue_lot
-
-        continue_lot(st)
+        auction.continue_lot(st)
     else:  # deal
         n = st.num_players
         seat = st.deal_index % n
@@ -77,6 +75,9 @@ def apply_card(st: BataviaState, company: str) -> None:
         st.events.append({"type": "dealt", "seat": seat})
         st.deal_index += 1
         if st.deal_index == HAND_SIZE * n:
-            from .flow import start_round
+            flow.start_round(st)
 
-            start_round(st)
+
+# Imported last: these modules import this one (a cycle), and a module-level name costs a
+# lookup where an import inside a function costs ~1 us a call.
+from . import auction, flow, turn  # noqa: E402

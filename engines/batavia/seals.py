@@ -33,12 +33,22 @@ def others_best(front: list[list[int]], seat: int, company: int) -> int:
     return best
 
 
+def others_best_all(front: list[list[int]], seat: int) -> list[int]:
+    """:func:`others_best` of every company, in one pass (columns compared in C)."""
+    return list(map(max, _NONE_YET, *front[:seat], *front[seat + 1 :]))
+
+
+_NONE_YET = (0,) * NUM_COMPANIES
+"""``others_best`` starts from 0 (nobody else has a card): the first column of the max."""
+
+
 def update_seals(st: BataviaState) -> None:
     """Give each seal to its majority holder; a tie (or nobody) returns it to the board."""
     seals = st.seals
-    front = st.front
-    for c in range(NUM_COMPANIES):
-        holder = majority_holder(front, c)
+    for c, column in enumerate(zip(*st.front, strict=True)):
+        # majority_holder(front, c): the one seat with the most cards, if more than none
+        most = max(column)
+        holder = column.index(most) if most > 0 and column.count(most) == 1 else -1
         if holder != seals[c]:
             seals[c] = holder
             st.events.append(

@@ -137,6 +137,10 @@ class BataviaState(State):
 
     # ----------------------------------------------------------------- turn
     @property
+    def is_over(self) -> bool:
+        return self.phase == "over"  # exactly when ``to_move`` is empty
+
+    @property
     def to_move(self) -> list[int]:
         phase = self.phase
         if phase == "over":

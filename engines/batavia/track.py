@@ -38,18 +38,25 @@ def reveal_outcomes(st: BataviaState) -> list[tuple[Action, float]]:
     block = space // BLOCK
     track = st.track
     in_block = {track[i] // NUM_GOODS for i in range(block_start, space)}
-    used = [set() for _ in range(NUM_COMPANIES)]
-    for i in range(block_start):
-        code = track[i]
-        used[code // NUM_GOODS].add(code % NUM_GOODS)
+    laid = set(track[:block_start])  # codes of the posts of the blocks before this one
     p = 1.0 / ((NUM_COMPANIES - len(in_block)) * (NUM_GOODS - block))
     return [
-        ({"type": "post", "company": COMPANIES[c], "good": GOODS[g]}, p)
+        (action, p)
         for c in range(NUM_COMPANIES)
         if c not in in_block
-        for g in range(NUM_GOODS)
-        if g not in used[c]
+        for code, action in _POSTS[c]
+        if code not in laid
     ]
+
+
+_POSTS: tuple[tuple[tuple[int, Action], ...], ...] = tuple(
+    tuple(
+        (c * NUM_GOODS + g, {"type": "post", "company": COMPANIES[c], "good": GOODS[g]})
+        for g in range(NUM_GOODS)
+    )
+    for c in range(NUM_COMPANIES)
+)
+"""Per company, (track code, post action) of each good: actions built once, read-only."""
 
 
 def start_reveal(st: BataviaState, then: str) -> None:
@@ -71,13 +78,9 @@ def apply_reveal(st: BataviaState, company: str, good: str) -> None:
     if then == "setup":
         st.phase = "deal"
     elif then == "move":
-        from .turn import move_merchant
-
-        move_merchant(st, st.turn, st.move_company)
+        turn.move_merchant(st, st.turn, st.move_company)
     else:  # "taken": the merchant stood on the last face-up space
-        from .turn import after_taking
-
-        after_taking(st, st.turn)
+        turn.after_taking(st, st.turn)
 
 
 def next_post(st: BataviaState, seat: int, company: int) -> int:
@@ -97,3 +100,8 @@ def post_ahead(st: BataviaState, seat: int, company: int) -> bool:
     left means every company still has a post ahead.
     """
     return st.revealed < TRACK_LENGTH or next_post(st, seat, company) >= 0
+
+
+# Imported last: ``turn`` imports this module (a cycle), and a module-level name costs a
+# lookup where an import inside a function costs ~1 us a call.
+from . import turn  # noqa: E402

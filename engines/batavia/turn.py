@@ -33,7 +33,7 @@ from .rules import (
     TRACK_LENGTH,
     pirate_threshold,
 )
-from .seals import others_best, update_seals
+from .seals import others_best_all, update_seals
 from .track import next_post, post_ahead, start_reveal
 
 if TYPE_CHECKING:
@@ -42,18 +42,26 @@ if TYPE_CHECKING:
     from .state import BataviaState
 
 
+_DRAW: Action = {"type": "draw"}
+_DONE: Action = {"type": "done"}
+_CONVERT_DONE: Action = {"type": "convert_done"}
+_PLAY: dict[str, Action] = {name: {"type": "play", "company": name} for name in COMPANIES}
+_MOVE: tuple[Action, ...] = tuple({"type": "move", "company": name} for name in COMPANIES)
+_CONVERT: tuple[Action, ...] = tuple({"type": "convert", "company": name} for name in COMPANIES)
+"""Actions built once and shared by every list (listed actions are read-only)."""
+
+
 # ----------------------------------------------------------------- legality
 def reachable_companies(st: BataviaState, seat: int) -> list[int]:
     """Companies whose majority ``seat`` could hold by playing cards from hand now."""
     hand = st.private[seat]["hand"]
     front = st.front
     mine = front[seat]
+    best = others_best_all(front, seat)
     final_phase = st.final_hex >= 0
     found = []
     for c, name in enumerate(COMPANIES):
-        if mine[c] + hand[name] > others_best(front, seat, c) and (
-            not final_phase or post_ahead(st, seat, c)
-        ):
+        if mine[c] + hand[name] > best[c] and (not final_phase or post_ahead(st, seat, c)):
             found.append(c)
     return found
 
@@ -62,20 +70,21 @@ def majority_reached(st: BataviaState, seat: int) -> bool:
     """Whether ``seat`` now holds a majority that lets it stop playing and move."""
     front = st.front
     mine = front[seat]
+    best = others_best_all(front, seat)
     final_phase = st.final_hex >= 0
     for c in range(NUM_COMPANIES):
-        if mine[c] > others_best(front, seat, c) and (not final_phase or post_ahead(st, seat, c)):
+        if mine[c] > best[c] and (not final_phase or post_ahead(st, seat, c)):
             return True
     return False
 
 
 def _card_choices(st: BataviaState, seat: int) -> list[Action]:
     hand = st.private[seat]["hand"]
-    return [{"type": "play", "company": name} for name in COMPANIES if hand[name]]
+    return [_PLAY[name] for name in COMPANIES if hand[name]]
 
 
 def act_actions(st: BataviaState, seat: int) -> list[Action]:
-    actions: list[Action] = [{"type": "draw"}]
+    actions: list[Action] = [_DRAW]
     if st.hand_size[seat] and reachable_companies(st, seat):
         actions += _card_choices(st, seat)
     return actions
@@ -84,7 +93,7 @@ def act_actions(st: BataviaState, seat: int) -> list[Action]:
 def play_actions(st: BataviaState, seat: int) -> list[Action]:
     actions = _card_choices(st, seat)
     if majority_reached(st, seat):
-        actions.append({"type": "done"})
+        actions.append(_DONE)
     return actions
 
 
@@ -95,7 +104,7 @@ def destinations(st: BataviaState, seat: int) -> list[int]:
 
 
 def move_actions(st: BataviaState, seat: int) -> list[Action]:
-    return [{"type": "move", "company": COMPANIES[c]} for c in destinations(st, seat)]
+    return [_MOVE[c] for c in destinations(st, seat)]
 
 
 def convertible(st: BataviaState, seat: int) -> list[int]:
@@ -110,10 +119,8 @@ def convertible(st: BataviaState, seat: int) -> list[int]:
 
 
 def convert_actions(st: BataviaState, seat: int) -> list[Action]:
-    actions: list[Action] = [
-        {"type": "convert", "company": COMPANIES[c]} for c in convertible(st, seat)
-    ]
-    actions.append({"type": "convert_done"})
+    actions: list[Action] = [_CONVERT[c] for c in convertible(st, seat)]
+    actions.append(_CONVERT_DONE)
     return actions
 
 
@@ -240,7 +247,7 @@ def end_play(st: BataviaState, seat: int) -> None:
 def pirates(st: BataviaState) -> None:
     """At 21 (3 players) / 25 (4-5) cards in play, the biggest company (all tied) sinks."""
     front = st.front
-    totals = [sum(row[c] for row in front) for c in range(NUM_COMPANIES)]
+    totals = list(map(sum, zip(*front, strict=True)))  # cards in play per company
     if sum(totals) < pirate_threshold(st.num_players):
         return
     most = max(totals)
