@@ -13,6 +13,7 @@ Compound turns are split (see ``docs/engines/cargo_noir.md``):
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from .board import NO_PENDING, PENDING_MARKET
@@ -22,6 +23,7 @@ from .data import (
     CARDS,
     CASINO,
     MAX_COMBINATION,
+    PORTS,
     TOKENS,
     WAREHOUSE,
     WAREHOUSE_BASE_SLOTS,
@@ -35,6 +37,44 @@ _RESOLVE_CASINO: Action = {"type": "resolve", "at": CASINO}
 _RESOLVE_MARKET: Action = {"type": "resolve", "at": BLACK_MARKET}
 _SEND_CASINO: Action = {"type": "send", "to": CASINO}
 _SEND_MARKET: Action = {"type": "send", "to": BLACK_MARKET}
+_START_SAME: Action = {"type": "start_combination", "kind": "same"}
+_START_DIFFERENT: Action = {"type": "start_combination", "kind": "different"}
+_END_SMUGGLING: Action = {"type": "end_smuggling"}
+_SMUGGLE: Action = {"type": "smuggle"}
+_BUY: tuple[Action, ...] = tuple({"type": "buy", "card": card.name} for card in CARDS)
+_ADD: tuple[Action, ...] = tuple({"type": "add", "good": name} for name in TOKENS)
+_DISCARD: tuple[Action, ...] = tuple({"type": "discard", "good": name} for name in TOKENS)
+"""Actions built once and shared by every list (listed actions are read-only)."""
+_COST_AND_LIMIT: tuple[tuple[int, int, int], ...] = tuple(
+    (c, card.cost, card.per_player) for c, card in enumerate(CARDS)
+)
+_AMOUNTS_BUILT = 256
+"""Bids and raises up to this many coins come from prebuilt tables (more are built per list)."""
+
+
+class _PortActions:
+    """A port's actions, built once: resolve, send, withdraw, and bids/raises by amount."""
+
+    __slots__ = ("_tables", "name", "resolve", "send", "withdraw")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.resolve: Action = {"type": "resolve", "at": name}
+        self.send: Action = {"type": "send", "to": name}
+        self.withdraw: Action = {"type": "withdraw", "port": name}
+        self._tables: dict[str, list[Action]] = {
+            kind: [{"type": kind, "port": name, key: a} for a in range(_AMOUNTS_BUILT)]
+            for kind, key in (("bid", "coins"), ("raise", "add"))
+        }
+
+    def amounts(self, kind: str, key: str, least: int, most: int) -> list[Action]:
+        """``{"type": kind, "port": name, key: a}`` for ``a`` in ``least..most`` (a new list)."""
+        if least >= 0 and most < _AMOUNTS_BUILT:
+            return self._tables[kind][least : most + 1]
+        return [{"type": kind, "port": self.name, key: a} for a in range(least, most + 1)]
+
+
+_PORT_ACTIONS: dict[str, _PortActions] = {port.name: _PortActions(port.name) for port in PORTS}
 
 
 class LegalActionsMixin:
@@ -48,7 +88,8 @@ class LegalActionsMixin:
         return WAREHOUSE_BASE_SLOTS + WAREHOUSE_SLOTS_PER_CARD * self.cards[seat][WAREHOUSE]
 
     def ships_at_ports(self, seat: int) -> int:
-        return sum(1 for bids in self.port_bids if bids[seat])
+        stacks = list(map(itemgetter(seat), self.port_bids))
+        return len(stacks) - stacks.count(0)  # the ports where seat has a stack
 
     def ships_available(self, seat: int) -> int:
         """Ships at home (not at the casino, the black market or a port)."""
@@ -81,11 +122,21 @@ class LegalActionsMixin:
             return False
         return spec.cost <= self.buying_power(seat)
 
+    def buyable(self, seat: int) -> list[int]:
+        """Every card ``can_buy`` allows, in card order (the buying power looked up once)."""
+        power = self.buying_power(seat)
+        left, held = self.cards_left, self.cards[seat]
+        return [
+            c
+            for c, cost, most in _COST_AND_LIMIT
+            if cost <= power and left[c] > 0 and not (most and held[c] >= most)
+        ]
+
     def has_smuggling_choice(self, seat: int) -> bool:
         """Phase II has a decision: a good to smuggle or a card to buy."""
         if any(self.warehouse[seat]):
             return True
-        return any(self.can_buy(seat, c) for c in range(len(CARDS)))
+        return bool(self.buyable(seat))
 
     def market_draw_possible(self) -> bool:
         return self.bag_size + self.discard_size > 0
@@ -117,11 +168,7 @@ class LegalActionsMixin:
                 return self._combination_choices(seat)
             return self._smuggle_menu(seat)
         if phase == "discard":
-            return [
-                {"type": "discard", "good": TOKENS[g]}
-                for g, count in enumerate(self.warehouse[seat])
-                if count
-            ]
+            return [_DISCARD[g] for g, count in enumerate(self.warehouse[seat]) if count]
         if phase == "send":
             if self.pending != NO_PENDING:
                 return self._bid_choices(seat, self.pending)
@@ -131,13 +178,13 @@ class LegalActionsMixin:
     def _resolve_choices(self, seat: int) -> list[Action]:
         actions = []
         if self.at_casino[seat]:
-            actions.append(dict(_RESOLVE_CASINO))
+            actions.append(_RESOLVE_CASINO)
         if self.at_market[seat]:
-            actions.append(dict(_RESOLVE_MARKET))
+            actions.append(_RESOLVE_MARKET)
         resolved = self.resolved
         for p, bids in enumerate(self.port_bids):
             if bids[seat] and p not in resolved:
-                actions.append({"type": "resolve", "at": self.ports[p].name})
+                actions.append(_PORT_ACTIONS[self.ports[p].name].resolve)
         return actions
 
     def _market_choices(self, seat: int) -> list[Action]:
@@ -157,26 +204,20 @@ class LegalActionsMixin:
         return actions
 
     def _outbid_choices(self, seat: int, port: int) -> list[Action]:
-        name = self.ports[port].name
+        table = _PORT_ACTIONS[self.ports[port].name]
         least = max(1, self.highest_other_bid(port, seat) + 1 - self.port_bids[port][seat])
         most = min(self.coins[seat], least + BID_WINDOW - 1)
-        actions: list[Action] = [
-            {"type": "raise", "port": name, "add": add} for add in range(least, most + 1)
-        ]
-        actions.append({"type": "withdraw", "port": name})
+        actions: list[Action] = table.amounts("raise", "add", least, most)
+        actions.append(table.withdraw)
         return actions
 
     def _smuggle_menu(self, seat: int) -> list[Action]:
         actions: list[Action] = []
         if any(self.warehouse[seat]):
-            actions.append({"type": "start_combination", "kind": "same"})
-            actions.append({"type": "start_combination", "kind": "different"})
-        actions += [
-            {"type": "buy", "card": card.name}
-            for c, card in enumerate(CARDS)
-            if self.can_buy(seat, c)
-        ]
-        actions.append({"type": "end_smuggling"})
+            actions.append(_START_SAME)
+            actions.append(_START_DIFFERENT)
+        actions += [_BUY[c] for c in self.buyable(seat)]
+        actions.append(_END_SMUGGLING)
         return actions
 
     def _combination_choices(self, seat: int) -> list[Action]:
@@ -189,24 +230,24 @@ class LegalActionsMixin:
                 goods = range(WILD) if fixed is None else (fixed,)
             else:
                 goods = [g for g in range(WILD) if g not in combo]
-            actions = [{"type": "add", "good": TOKENS[g]} for g in goods if held[g]]
+            actions = [_ADD[g] for g in goods if held[g]]
             if held[WILD]:
-                actions.append({"type": "add", "good": "wild"})
+                actions.append(_ADD[WILD])
         if combo:
-            actions.append({"type": "smuggle"})
+            actions.append(_SMUGGLE)
         return actions
 
     def _send_choices(self, seat: int) -> list[Action]:
-        actions = [dict(_SEND_CASINO), dict(_SEND_MARKET)]
-        actions += [
-            {"type": "send", "to": port.name}
-            for p, port in enumerate(self.ports)
-            if self.can_send_to_port(seat, p)
+        actions = [_SEND_CASINO, _SEND_MARKET]
+        coins, abandoned = self.coins[seat], self.abandoned
+        actions += [  # can_send_to_port, inlined
+            _PORT_ACTIONS[port.name].send
+            for p, (port, bids) in enumerate(zip(self.ports, self.port_bids, strict=True))
+            if not bids[seat] and p not in abandoned and coins >= max(bids) + 1
         ]
         return actions
 
     def _bid_choices(self, seat: int, port: int) -> list[Action]:
-        name = self.ports[port].name
         least = max(self.port_bids[port]) + 1
         most = min(self.coins[seat], least + BID_WINDOW - 1)
-        return [{"type": "bid", "port": name, "coins": c} for c in range(least, most + 1)]
+        return _PORT_ACTIONS[self.ports[port].name].amounts("bid", "coins", least, most)
