@@ -206,15 +206,23 @@ class State(ABC):
         Raises :class:`IllegalAction` and leaves the state exactly unchanged
         when the action is malformed, out of turn or against the rules.
         """
-        # The usual move was picked from the cached list for this very position: the
-        # very object found there (by identity, after ``list.index``'s C scan) is an
-        # engine-made action, so it is a dict with a "type" string and needs no more
-        # checks than the seat's. Anything else takes the full ``check_action``.
+        # The usual move was picked from the list cached for this very position: the very
+        # object found there (by identity, after ``list.index``'s C scan) is an engine-made
+        # action -- a dict with a "type" string -- and, the list being non-empty, ``seat``
+        # is to move (the protocol: ``_legal_actions`` lists nothing for a seat not to
+        # move, ``_chance_outcomes`` nothing unless chance moves; tests/engines/
+        # test_hot_path_contract.py holds every engine to it). Anything else takes the full
+        # ``check_action``.
         listed = False
-        if type(seat) is int and type(action) is dict and seat in self.to_move:
-            # chance's actions: from the outcomes the caller drew from (cached), once
-            legal = self._memo.get(seat) if seat != CHANCE else self._listed(CHANCE)
-            if legal is not None:
+        if type(seat) is int and type(action) is dict:
+            memo = self._memo
+            if seat != CHANCE:
+                legal = memo.get(seat)
+            else:  # from the outcomes the caller drew from, if cached
+                legal = memo.get(_CHANCE_ACTIONS_KEY)
+                if legal is None and _CHANCE_KEY in memo:
+                    legal = self._listed(CHANCE)
+            if legal:
                 try:  # noqa: SIM105 (contextlib.suppress costs a context manager a move)
                     listed = legal[legal.index(action)] is action
                 except ValueError:
