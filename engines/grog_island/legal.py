@@ -45,6 +45,9 @@ _FREE_AFTER: dict[tuple[int, ...], tuple[int, ...]] = {
     for draft in permutations(_COLOUR_IDS, k)
 }
 """The dice not yet on the bid track, for every draft (a lookup, not a scan per list)."""
+_THREES = (3,) * len(COLOURS)
+"""Payments never need more than three goods of a colour: counts are capped at 3 for the
+remembered ``unit_actions`` (the same answers, far fewer keys)."""
 _END_TRADE: Action = {"type": "end_trade"}
 _DECLINE_CLAIMS: Action = {"type": "decline_claims"}
 _CLAIM, _LOCK, _GHOST = (
@@ -104,9 +107,7 @@ class LegalMixin:
             lo, hi = current + 1, capital
         actions: list[Action] = []
         if draft:
-            prefix = 0
-            for c in draft:
-                prefix += dice[c]
+            prefix = sum(map(dice.__getitem__, draft))
             last = dice[draft[-1]]
             free = _FREE_AFTER.get(tuple(draft))
             if free is None:
@@ -122,21 +123,23 @@ class LegalMixin:
             last = DIE_FACES
             free = _COLOUR_IDS
         if hi > prefix and hi >= lo:  # some allowed total is above the draft's sum
-            # A die whose sum with the draft lies in lo..hi is placeable (bid at once), one
-            # past hi is not, and only below lo must the sums of the dice that could follow
-            # be looked at.
+            # A die is placeable when its value plus what may follow it lands in a..b (the
+            # bid window less the draft's sum): at once if the value alone lies in a..b (bid
+            # now), never above b (or above the last die placed), and only below a must the
+            # sums of the dice that could follow be looked at.
+            a, b = lo - prefix, hi - prefix
+            top = last if last < b else b
             values = tuple(map(dice.__getitem__, free))
             reaches = None
+            mask = 0
             for colour, value in zip(free, values, strict=True):
-                if value > last:
+                if value > top:
                     continue
-                total = prefix + value
-                if total > hi:
-                    continue
-                if total < lo:
+                if value < a:
                     if reaches is None:
                         reaches = following_sums(tuple(sorted(values)))
-                    if not (reaches[value] << total) & (((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)):
+                        mask = window(a, b)
+                    if not (reaches[value] << value) & mask:
                         continue
                 actions.append(_PLACE[colour])
         if draft and lo <= prefix <= hi:
@@ -217,7 +220,7 @@ class LegalMixin:
         goods = self.goods[seat]
         if paid == BUILDING_COST:
             return [_CLAIM[b] for b in BUILDINGS_ON[space] if self.occupant[b] == FREE]
-        exchanges, builds = unit_actions(tuple(goods), space)
+        exchanges, builds = unit_actions(tuple(map(min, goods, _THREES)), space)
         actions: list[Action] = []
         if not paid and not closed and exchanges and self.exchange_room(space, done):
             actions.extend(exchanges)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from itertools import repeat
+from operator import truediv
 from typing import Any, ClassVar
 
 from engines import CHANCE, Engine, State
@@ -101,6 +103,9 @@ _CARD_ORDER: dict[str, tuple[Any, ...]] = {
     for deck, cards in zip(DECKS, (OBJECTIVE_DECK, TREASURE_DECK, PARROT_DECK), strict=True)
 }
 """Each deck's distinct cards in the order draw outcomes are listed (by the card's text)."""
+_CARD_RANK: dict[str, dict[Any, int]] = {
+    deck: {card: rank for rank, card in enumerate(order)} for deck, order in _CARD_ORDER.items()
+}
 _DRAWS: dict[tuple[str, int], dict[Any, dict[str, Any]]] = {
     (deck, seat): {
         card: {"type": "draw", "deck": deck, "seat": seat, "card": card}
@@ -157,12 +162,18 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
         total = len(pool)
         draws = _DRAWS.get((deck, seat))
         if draws is not None:
-            # the deck's cards in the order of their text, as sorting them would give
-            outcomes = [
-                (draws[card], counts[card] / total) for card in _CARD_ORDER[deck] if card in counts
-            ]
-            if len(outcomes) == len(counts):
-                return outcomes
+            try:  # the cards by their text, as sorting them would give; in C
+                cards = sorted(counts, key=_CARD_RANK[deck].__getitem__)
+            except KeyError:  # a card foreign to the deck
+                pass
+            else:
+                return list(
+                    zip(
+                        map(draws.__getitem__, cards),
+                        map(truediv, map(counts.__getitem__, cards), repeat(total)),
+                        strict=True,
+                    )
+                )
         return [  # a card foreign to the deck (a hand-made state): the general way
             ({"type": "draw", "deck": deck, "seat": seat, "card": card}, n / total)
             for card, n in sorted(counts.items(), key=_by_card_text)

@@ -80,7 +80,9 @@ def unit_actions(
     """The ``exchange`` and the ``build_pay`` actions of :func:`payments`, in its order.
 
     A pure function of a few small counts, asked on every trading decision:
-    remembered (bounded) rather than recomputed.
+    remembered (bounded) rather than recomputed. :func:`payments` only ever
+    asks whether a count reaches 1, 2 or 3, so callers pass counts capped at
+    3 (at most 4**5 keys per colour).
     """
     options = payments(list(goods), colour)
     exchange, build = _UNIT_ACTIONS["exchange"], _UNIT_ACTIONS["build_pay"]
