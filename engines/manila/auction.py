@@ -124,15 +124,20 @@ def apply_leave_ashore(state: ManilaState, seat: int, action: dict[str, Any]) ->
 
 
 def start_spaces(state: ManilaState, good: int) -> list[int]:
-    """Starting spaces for ``good`` that still let the others complete the sum of 9."""
-    placed = [p for g, p in enumerate(state.position) if state.loaded[g] and p >= 0]
-    after = sum(1 for g in range(4) if state.loaded[g] and state.position[g] < 0) - 1
-    used = sum(placed)
-    return [
-        k
-        for k in range(data.MAX_START + 1)
-        if 0 <= data.START_SUM - used - k <= data.MAX_START * after
-    ]
+    """Starting spaces for ``good`` that still let the others complete the sum of 9.
+
+    Every ``k`` in 0..5 with ``0 <= 9 - used - k <= 5 * after``: one run of integers.
+    """
+    loaded, position = state.loaded, state.position
+    used = after = 0
+    for g in range(4):
+        if loaded[g]:
+            if position[g] >= 0:
+                used += position[g]
+            else:
+                after += 1
+    left = data.START_SUM - used
+    return list(range(max(0, left - data.MAX_START * (after - 1)), min(data.MAX_START, left) + 1))
 
 
 def legal_start_boats(state: ManilaState) -> list[dict[str, Any]]:
@@ -148,5 +153,6 @@ def apply_start_boat(state: ManilaState, seat: int, action: dict[str, Any]) -> N
     g = data.GOOD_INDEX[action["good"]]
     state.position[g] = action["space"]
     state.events.append({"type": "boat_started", "good": action["good"], "space": action["space"]})
-    if all(state.position[g] >= 0 for g in range(4) if state.loaded[g]):
+    position, loaded = state.position, state.loaded
+    if all(position[g] >= 0 for g in range(4) if loaded[g]):
         flow.start_placement(state)

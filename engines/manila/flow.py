@@ -28,7 +28,8 @@ def seats_from(state: ManilaState, first: int) -> list[int]:
 
 def at_sea(state: ManilaState) -> list[int]:
     """Loaded boats not yet in the harbor or the shipyard."""
-    return [g for g in range(4) if state.loaded[g] and state.berth[g] < 0]
+    loaded, berth = state.loaded, state.berth
+    return [g for g in range(4) if loaded[g] and berth[g] < 0]
 
 
 # ------------------------------------------------------------------ deal
@@ -108,11 +109,8 @@ def start_placement(state: ManilaState) -> None:
 def next_round(state: ManilaState) -> None:
     """Open the next placement round, or go on if nobody is left to place."""
     state.round += 1
-    queue = [
-        s
-        for s in seats_from(state, state.harbor_master)
-        if state.placing[s] and state.accomplices[s] > 0
-    ]
+    placing, accomplices = state.placing, state.accomplices
+    queue = [s for s in seats_from(state, state.harbor_master) if placing[s] and accomplices[s] > 0]
     if queue:
         state.phase = "place"
         state.queue = queue

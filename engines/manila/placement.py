@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from . import data, flow
@@ -11,6 +12,7 @@ if TYPE_CHECKING:
     from .state import ManilaState
 
 
+_cost = itemgetter(1)
 _SINGLE_SPACES = tuple(zip(data.SPACE_NAMES, data.SPACE_COST, strict=True))
 _DEAREST = max(*data.SPACE_COST, data.PIRATE_COST, *(max(c) for c in data.SEAT_COSTS))
 """Whoever can pay this much can pay any space: no need to look for the cheapest."""
@@ -52,7 +54,7 @@ def is_stowaway(money: int, spaces: list[tuple[str, int]]) -> bool:
     to mortgage (even while the insurance office, which costs nothing, is
     free), and of one who cannot pay for any free space.
     """
-    return bool(spaces) and (money == 0 or money < min(cost for _, cost in spaces))
+    return bool(spaces) and (money == 0 or money < min(map(_cost, spaces)))
 
 
 def placement_costs(state: ManilaState, seat: int) -> dict[str, int]:
@@ -90,8 +92,17 @@ def legal_place(state: ManilaState) -> list[dict[str, Any]]:
         ]
         if len(state.pirates) < data.PIRATE_SEATS:
             actions.append(_PLACE_PIRATE)
-    else:
-        actions = [_PLACE_BY_NAME[name] for name in placement_costs(state, seat)]
+    else:  # ``placement_costs``, without building its table
+        money = available(state, seat)
+        spaces = open_spaces(state)
+        if is_stowaway(money, spaces):
+            actions = [
+                _PLACE_BY_NAME[name]
+                for name, cost in spaces
+                if name in data.GOOD_INDEX or cost <= money
+            ]
+        else:
+            actions = [_PLACE_BY_NAME[name] for name, cost in spaces if cost <= money]
     actions.append(_PASS)
     return actions
 
