@@ -47,7 +47,7 @@ _FREE_AFTER: dict[tuple[int, ...], tuple[int, ...]] = {
 """The dice not yet on the bid track, for every draft (a lookup, not a scan per list)."""
 _THREES = (3,) * len(COLOURS)
 """Payments never need more than three goods of a colour: counts are capped at 3 for the
-remembered ``unit_actions`` (the same answers, far fewer keys)."""
+remembered ``unit_actions`` (the same answers, far fewer keys). Five colours, unpacked."""
 _END_TRADE: Action = {"type": "end_trade"}
 _DECLINE_CLAIMS: Action = {"type": "decline_claims"}
 _CLAIM, _LOCK, _GHOST = (
@@ -107,7 +107,9 @@ class LegalMixin:
             lo, hi = current + 1, capital
         actions: list[Action] = []
         if draft:
-            prefix = sum(map(dice.__getitem__, draft))
+            prefix = 0
+            for c in draft:
+                prefix += dice[c]
             last = dice[draft[-1]]
             free = _FREE_AFTER.get(tuple(draft))
             if free is None:
@@ -129,7 +131,7 @@ class LegalMixin:
             # sums of the dice that could follow be looked at.
             a, b = lo - prefix, hi - prefix
             top = last if last < b else b
-            values = tuple(map(dice.__getitem__, free))
+            values = tuple([dice[c] for c in free])
             reaches = None
             mask = 0
             for colour, value in zip(free, values, strict=True):
@@ -220,7 +222,17 @@ class LegalMixin:
         goods = self.goods[seat]
         if paid == BUILDING_COST:
             return [_CLAIM[b] for b in BUILDINGS_ON[space] if self.occupant[b] == FREE]
-        exchanges, builds = unit_actions(tuple(map(min, goods, _THREES)), space)
+        g0, g1, g2, g3, g4 = goods  # capped at 3 (see _THREES), without a call per count
+        exchanges, builds = unit_actions(
+            (
+                g0 if g0 < 3 else 3,
+                g1 if g1 < 3 else 3,
+                g2 if g2 < 3 else 3,
+                g3 if g3 < 3 else 3,
+                g4 if g4 < 3 else 3,
+            ),
+            space,
+        )
         actions: list[Action] = []
         if not paid and not closed and exchanges and self.exchange_room(space, done):
             actions.extend(exchanges)

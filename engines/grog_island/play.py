@@ -9,7 +9,6 @@ chance events sit in ``queue`` (first), objective returns in ``returns``
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from engines import CHANCE
@@ -169,7 +168,7 @@ class PlayMixin:
         self.holding = False
 
     def _auto_next_turn(self: GrogState) -> bool:
-        left = list(compress(range(self.num_players), self.active))  # seats still bidding
+        left = [s for s in range(self.num_players) if self.active[s]]
         if not left:
             self.stage = "end_auction"
         elif len(left) == 1 and self.bidder == left[0]:

@@ -11,9 +11,6 @@ actions and views name them. Occupant codes of a building: a seat (0-3),
 from __future__ import annotations
 
 import copy
-from collections import Counter
-from itertools import repeat
-from operator import truediv
 from typing import Any, ClassVar
 
 from engines import CHANCE, Engine, State
@@ -103,9 +100,7 @@ _CARD_ORDER: dict[str, tuple[Any, ...]] = {
     for deck, cards in zip(DECKS, (OBJECTIVE_DECK, TREASURE_DECK, PARROT_DECK), strict=True)
 }
 """Each deck's distinct cards in the order draw outcomes are listed (by the card's text)."""
-_CARD_RANK: dict[str, dict[Any, int]] = {
-    deck: {card: rank for rank, card in enumerate(order)} for deck, order in _CARD_ORDER.items()
-}
+
 _DRAWS: dict[tuple[str, int], dict[Any, dict[str, Any]]] = {
     (deck, seat): {
         card: {"type": "draw", "deck": deck, "seat": seat, "card": card}
@@ -158,22 +153,18 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
         # a draw from the random part of a deck
         deck, seat = task[1], task[2]
         pool = self.hidden[POOL_KEYS[deck]]
-        counts = Counter(pool)  # counted in C
+        counts: dict[Any, int] = {}
+        for card in pool:
+            counts[card] = counts.get(card, 0) + 1
         total = len(pool)
         draws = _DRAWS.get((deck, seat))
         if draws is not None:
-            try:  # the cards by their text, as sorting them would give; in C
-                cards = sorted(counts, key=_CARD_RANK[deck].__getitem__)
-            except KeyError:  # a card foreign to the deck
-                pass
-            else:
-                return list(
-                    zip(
-                        map(draws.__getitem__, cards),
-                        map(truediv, map(counts.__getitem__, cards), repeat(total)),
-                        strict=True,
-                    )
-                )
+            # the deck's cards in the order of their text, as sorting them would give
+            outcomes = [
+                (draws[card], counts[card] / total) for card in _CARD_ORDER[deck] if card in counts
+            ]
+            if len(outcomes) == len(counts):
+                return outcomes
         return [  # a card foreign to the deck (a hand-made state): the general way
             ({"type": "draw", "deck": deck, "seat": seat, "card": card}, n / total)
             for card, n in sorted(counts.items(), key=_by_card_text)
