@@ -13,7 +13,6 @@ Compound turns are split (see ``docs/engines/cargo_noir.md``):
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from .board import NO_PENDING, PENDING_MARKET
@@ -88,8 +87,11 @@ class LegalActionsMixin:
         return WAREHOUSE_BASE_SLOTS + WAREHOUSE_SLOTS_PER_CARD * self.cards[seat][WAREHOUSE]
 
     def ships_at_ports(self, seat: int) -> int:
-        stacks = list(map(itemgetter(seat), self.port_bids))
-        return len(stacks) - stacks.count(0)  # the ports where seat has a stack
+        count = 0
+        for bids in self.port_bids:
+            if bids[seat]:
+                count += 1
+        return count
 
     def ships_available(self, seat: int) -> int:
         """Ships at home (not at the casino, the black market or a port)."""

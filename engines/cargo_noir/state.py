@@ -13,9 +13,6 @@ their sizes are public fields.
 
 from __future__ import annotations
 
-from functools import partial
-from itertools import compress, repeat
-from operator import lt, truediv
 from typing import Any, ClassVar
 
 from engines import CHANCE, Engine, State
@@ -39,8 +36,6 @@ from .view import ViewMixin
 
 _DRAWS: tuple[dict[str, Any], ...] = tuple({"type": "draw", "good": name} for name in TOKENS)
 """The draw of each token kind, built once (read-only, like every listed action)."""
-_NONE = (0,) * len(TOKENS)
-_positive = partial(lt, 0)  # c > 0, as a C callable
 
 
 class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
@@ -141,12 +136,13 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
         """One token drawn from the bag, each kind as likely as its share of the bag."""
         if not self.draws:
             return []
-        # [(draw of name, count / total) for each token name with count > 0], in C
-        counts = list(map(self.hidden["bag"].get, TOKENS, _NONE))  # bag.get(name, 0)
-        drawable = list(map(_positive, counts))
-        kept = list(compress(counts, drawable))
-        total = sum(kept)
-        return list(zip(compress(_DRAWS, drawable), map(truediv, kept, repeat(total)), strict=True))
+        bag = self.hidden["bag"]
+        counts = [bag.get(name, 0) for name in TOKENS]
+        total = 0
+        for c in counts:
+            if c > 0:
+                total += c
+        return [(action, c / total) for action, c in zip(_DRAWS, counts, strict=True) if c > 0]
 
     def chance_key(self) -> str:
         return self.draws[0][2] if self.draws else ""
