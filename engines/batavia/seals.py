@@ -10,25 +10,61 @@ if TYPE_CHECKING:
     from .state import BataviaState
 
 
+# The hot loops below are unrolled over the five companies: on rows this short, plain
+# comparisons of locals cost a fraction of max()/sum() calls or a loop per company.
+assert NUM_COMPANIES == 5
+
+
 def others_best_all(front: list[list[int]], seat: int) -> list[int]:
-    """Per company, the most cards in front of any player other than ``seat`` (0 if none).
+    """Per company, the most cards in front of any player other than ``seat`` (0 if none)."""
+    b0 = b1 = b2 = b3 = b4 = 0
+    for other, (r0, r1, r2, r3, r4) in enumerate(front):
+        if other != seat:
+            if r0 > b0:
+                b0 = r0
+            if r1 > b1:
+                b1 = r1
+            if r2 > b2:
+                b2 = r2
+            if r3 > b3:
+                b3 = r3
+            if r4 > b4:
+                b4 = r4
+    return [b0, b1, b2, b3, b4]
 
-    One pass over the columns, compared in C.
-    """
-    return list(map(max, _NONE_YET, *front[:seat], *front[seat + 1 :]))
 
-
-_NONE_YET = (0,) * NUM_COMPANIES
-"""The first column of the max: 0 when nobody else has a card (or there is nobody else)."""
+def majority_holders(front: list[list[int]]) -> list[int]:
+    """Per company, the seat with strictly more cards in front than anyone else, or -1."""
+    b0 = b1 = b2 = b3 = b4 = 0
+    h0 = h1 = h2 = h3 = h4 = -1
+    for seat, (r0, r1, r2, r3, r4) in enumerate(front):
+        if r0 > b0:
+            b0, h0 = r0, seat
+        elif r0 == b0:
+            h0 = -1
+        if r1 > b1:
+            b1, h1 = r1, seat
+        elif r1 == b1:
+            h1 = -1
+        if r2 > b2:
+            b2, h2 = r2, seat
+        elif r2 == b2:
+            h2 = -1
+        if r3 > b3:
+            b3, h3 = r3, seat
+        elif r3 == b3:
+            h3 = -1
+        if r4 > b4:
+            b4, h4 = r4, seat
+        elif r4 == b4:
+            h4 = -1
+    return [h0, h1, h2, h3, h4]
 
 
 def update_seals(st: BataviaState) -> None:
     """Give each seal to its majority holder; a tie (or nobody) returns it to the board."""
     seals = st.seals
-    for c, column in enumerate(zip(*st.front, strict=True)):
-        # the one seat with strictly more cards than anyone else (and more than none)
-        most = max(column)
-        holder = column.index(most) if most > 0 and column.count(most) == 1 else -1
+    for c, holder in enumerate(majority_holders(st.front)):
         if holder != seals[c]:
             seals[c] = holder
             st.events.append(

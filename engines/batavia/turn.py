@@ -247,7 +247,14 @@ def end_play(st: BataviaState, seat: int) -> None:
 def pirates(st: BataviaState) -> None:
     """At 21 (3 players) / 25 (4-5) cards in play, the biggest company (all tied) sinks."""
     front = st.front
-    totals = list(map(sum, zip(*front, strict=True)))  # cards in play per company
+    t0 = t1 = t2 = t3 = t4 = 0  # cards in play per company (five: see seals.py)
+    for r0, r1, r2, r3, r4 in front:
+        t0 += r0
+        t1 += r1
+        t2 += r2
+        t3 += r3
+        t4 += r4
+    totals = [t0, t1, t2, t3, t4]
     if sum(totals) < pirate_threshold(st.num_players):
         return
     most = max(totals)
