@@ -131,16 +131,16 @@ class LegalMixin:
             # sums of the dice that could follow be looked at.
             a, b = lo - prefix, hi - prefix
             top = last if last < b else b
-            values = tuple([dice[c] for c in free])
             reaches = None
             mask = 0
-            for colour, value in zip(free, values, strict=True):
+            for colour in free:
+                value = dice[colour]
                 if value > top:
                     continue
                 if value < a:
                     if reaches is None:
-                        reaches = following_sums(tuple(sorted(values)))
-                        mask = window(a, b)
+                        reaches = following_sums(tuple(sorted([dice[c] for c in free])))
+                        mask = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1)  # window(a, b)
                     if not (reaches[value] << value) & mask:
                         continue
                 actions.append(_PLACE[colour])
@@ -197,7 +197,13 @@ class LegalMixin:
         return deck is None or self.deck_size(deck) > 0
 
     def can_build(self: GrogState, seat: int, space: int) -> bool:
-        return self.crew[seat] > 0 and any(self.occupant[b] == FREE for b in BUILDINGS_ON[space])
+        if self.crew[seat] <= 0:
+            return False
+        occupant = self.occupant
+        for b in BUILDINGS_ON[space]:  # noqa: SIM110 (a loop: no generator made per call)
+            if occupant[b] == FREE:
+                return True
+        return False
 
     def can_act(self: GrogState, seat: int, space: int) -> bool:
         """Could ``seat`` do at least one action at the ship on ``space``?"""
