@@ -168,10 +168,11 @@ class PlayMixin:
         self.holding = False
 
     def _auto_next_turn(self: GrogState) -> bool:
-        left = [s for s in range(self.num_players) if self.active[s]]
+        active = self.active
+        left = active.count(True)  # seats still bidding (``active`` holds bools)
         if not left:
             self.stage = "end_auction"
-        elif len(left) == 1 and self.bidder == left[0]:
+        elif left == 1 and active[self.bidder] and self.bidder >= 0:
             self.winner = self.bidder
             self.stage = "pay"
             self.actor = self.bidder
@@ -363,12 +364,12 @@ class PlayMixin:
         """Free buildings the auction winner may claim now (different types)."""
         if self.crew[seat] <= 0:
             return []
-        taken = self.claimed_types
+        taken, occupant = self.claimed_types, self.occupant
         return [
             b
             for colour in self.claims
             for b in BUILDINGS_ON[colour]
-            if self.occupant[b] == FREE and BUILDINGS[b][1] not in taken
+            if occupant[b] == FREE and BUILDINGS[b][1] not in taken
         ]
 
     def _auto_reward(self: GrogState) -> bool:
@@ -458,11 +459,8 @@ class PlayMixin:
     def free_ship_spaces(self: GrogState) -> list[int]:
         """Ships a passing player may use: not at sea, no disc, not the ghost."""
         ghost = GHOST_SHIP if self.num_players == 2 else -1
-        return [
-            space
-            for space in range(OPEN_SEA)
-            if self.discs[space] < 0 and self.ships[space] != ghost
-        ]
+        discs, ships = self.discs, self.ships
+        return [space for space in range(OPEN_SEA) if discs[space] < 0 and ships[space] != ghost]
 
 
 __all__ = ["PlayMixin"]

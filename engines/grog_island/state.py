@@ -153,11 +153,23 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
         # a draw from the random part of a deck
         deck, seat = task[1], task[2]
         pool = self.hidden[POOL_KEYS[deck]]
+        total = len(pool)
+        draws = _DRAWS.get((deck, seat))
+        if draws is not None and deck != "objective":
+            # few kinds of card (3 treasures, 6 parrots): each counted by list.count, in
+            # the order of their text, as sorting them would give
+            outcomes = []
+            found = 0
+            for card in _CARD_ORDER[deck]:
+                n = pool.count(card)
+                if n:
+                    found += n
+                    outcomes.append((draws[card], n / total))
+            if found == total:
+                return outcomes
         counts: dict[Any, int] = {}
         for card in pool:
             counts[card] = counts.get(card, 0) + 1
-        total = len(pool)
-        draws = _DRAWS.get((deck, seat))
         if draws is not None:
             # the deck's cards in the order of their text, as sorting them would give
             outcomes = [
