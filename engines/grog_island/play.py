@@ -61,7 +61,8 @@ class PlayMixin:
             self.returns.pop(0)
         else:
             _DO[kind](self, seat, action)
-        self._settle()
+        if self.queue or self.returns or self.stage in _AUTO:
+            self._settle()  # else nothing runs by itself: a decision in its stage is next
 
     def _apply_chance(self: GrogState, action: dict[str, Any]) -> None:
         task = self.queue.pop(0)
