@@ -142,11 +142,16 @@ def start_spaces(state: ManilaState, good: int) -> list[int]:
 
 def legal_start_boats(state: ManilaState) -> list[dict[str, Any]]:
     loaded, position = state.loaded, state.position
-    waiting = [g for g in range(4) if loaded[g] and position[g] < 0]
-    if not waiting:
-        return []
-    spaces = start_spaces(state, waiting[0])  # the same for every boat still to start
-    return [_START_BOAT[g][k] for g in waiting for k in spaces]
+    actions: list[dict[str, Any]] = []
+    spaces: list[int] | None = None
+    for g in range(4):
+        if loaded[g] and position[g] < 0:
+            if spaces is None:
+                spaces = start_spaces(state, g)  # the same for every boat still to start
+            boat = _START_BOAT[g]
+            for k in spaces:
+                actions.append(boat[k])
+    return actions
 
 
 def apply_start_boat(state: ManilaState, seat: int, action: dict[str, Any]) -> None:

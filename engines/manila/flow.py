@@ -29,7 +29,11 @@ def seats_from(state: ManilaState, first: int) -> list[int]:
 def at_sea(state: ManilaState) -> list[int]:
     """Loaded boats not yet in the harbor or the shipyard."""
     loaded, berth = state.loaded, state.berth
-    return [g for g in range(4) if loaded[g] and berth[g] < 0]
+    boats = []
+    for g in range(4):  # a plain loop: cheaper than a comprehension on four boats
+        if loaded[g] and berth[g] < 0:
+            boats.append(g)
+    return boats
 
 
 # ------------------------------------------------------------------ deal
@@ -110,7 +114,12 @@ def next_round(state: ManilaState) -> None:
     """Open the next placement round, or go on if nobody is left to place."""
     state.round += 1
     placing, accomplices = state.placing, state.accomplices
-    queue = [s for s in seats_from(state, state.harbor_master) if placing[s] and accomplices[s] > 0]
+    n, first = state.num_players, state.harbor_master
+    queue = []
+    for i in range(n):  # seats_from(state, first), without building it
+        s = (first + i) % n
+        if placing[s] and accomplices[s] > 0:
+            queue.append(s)
     if queue:
         state.phase = "place"
         state.queue = queue
@@ -152,9 +161,11 @@ def start_movement(state: ManilaState, movement: int) -> None:
 
 def after_dice(state: ManilaState) -> None:
     """Boats past 13 reach the harbor (after movement 3 also those on 13 if no pirate waits)."""
-    arrivals = [g for g in at_sea(state) if state.position[g] > data.ROUTE_END]
+    position = state.position
+    sea = at_sea(state)
+    arrivals = [g for g in sea if position[g] > data.ROUTE_END]
     if state.movement == data.MOVEMENTS and not state.pirates:
-        arrivals += [g for g in at_sea(state) if state.position[g] == data.ROUTE_END]
+        arrivals += [g for g in sea if position[g] == data.ROUTE_END]
     if len(arrivals) > 1:
         state.phase = "harbor_order"
         state.pending = arrivals

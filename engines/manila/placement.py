@@ -80,16 +80,13 @@ def legal_place(state: ManilaState) -> list[dict[str, Any]]:
     seat = state.mover
     if available(state, seat) >= _DEAREST:  # every free space, as ``open_spaces`` lists them
         loaded, berth, crew = state.loaded, state.berth, state.crew
-        actions: list[dict[str, Any]] = [
-            _PLACE_GOOD[g]
-            for g in range(4)
-            if loaded[g] and berth[g] < 0 and len(crew[g]) < _BOAT_SEATS[g]
-        ]
-        actions += [
-            action
-            for action, occupant in zip(_PLACE_SPACE, state.spaces, strict=True)
-            if occupant < 0
-        ]
+        actions: list[dict[str, Any]] = []
+        for g in range(4):  # plain loops: cheaper than comprehensions on 4 and 9 items
+            if loaded[g] and berth[g] < 0 and len(crew[g]) < _BOAT_SEATS[g]:
+                actions.append(_PLACE_GOOD[g])
+        for i, occupant in enumerate(state.spaces):
+            if occupant < 0:
+                actions.append(_PLACE_SPACE[i])
         if len(state.pirates) < data.PIRATE_SEATS:
             actions.append(_PLACE_PIRATE)
     else:  # ``placement_costs``, without building its table
