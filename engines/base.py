@@ -206,27 +206,31 @@ class State(ABC):
         Raises :class:`IllegalAction` and leaves the state exactly unchanged
         when the action is malformed, out of turn or against the rules.
         """
-        # The usual move was picked from the list cached for this very position: the very
-        # object found there (by identity, after ``list.index``'s C scan) is an engine-made
-        # action -- a dict with a "type" string -- and, the list being non-empty, ``seat``
-        # is to move (the protocol: ``_legal_actions`` lists nothing for a seat not to
-        # move, ``_chance_outcomes`` nothing unless chance moves; tests/engines/
-        # test_hot_path_contract.py holds every engine to it). Anything else takes the full
-        # ``check_action``.
+        # The usual move was picked from the list cached for this very position (chance:
+        # from its cached outcomes): the very object found there, by identity, is an
+        # engine-made action -- a dict with a "type" string -- and, the list being
+        # non-empty, ``seat`` is to move (the protocol: ``_legal_actions`` lists nothing for
+        # a seat not to move, ``_chance_outcomes`` nothing unless chance moves; tests/
+        # engines/test_hot_path_contract.py holds every engine to it). Anything else takes
+        # the full ``check_action``. ``list.index`` scans in C (identity first, then ``==``);
+        # a few outcomes are cheaper scanned by identity here than copied into a list.
         listed = False
         if type(seat) is int and type(action) is dict:
             memo = self._memo
             if seat != CHANCE:
                 legal = memo.get(seat)
-            else:  # from the outcomes the caller drew from, if cached
-                legal = memo.get(_CHANCE_ACTIONS_KEY)
-                if legal is None and _CHANCE_KEY in memo:
-                    legal = self._listed(CHANCE)
-            if legal:
-                try:  # noqa: SIM105 (contextlib.suppress costs a context manager a move)
-                    listed = legal[legal.index(action)] is action
-                except ValueError:
-                    pass
+                if legal:
+                    try:  # noqa: SIM105 (contextlib.suppress costs a context manager a move)
+                        listed = legal[legal.index(action)] is action
+                    except ValueError:
+                        pass
+            else:  # among the outcomes the caller drew from, if cached (by identity only)
+                outcomes = memo.get(_CHANCE_KEY)
+                if outcomes:
+                    for outcome, _ in outcomes:
+                        if outcome is action:
+                            listed = True
+                            break
         if not listed:
             self.check_action(seat, action)
         self._memo = _FORGETFUL  # no caching of a half-made position (see __new__)
