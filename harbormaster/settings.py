@@ -170,8 +170,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "people:me"
 # Django's username-and-password backend, with every attempt counted per account
-# and per address (harbormaster.login_throttle). Failed logins allowed per window:
-AUTHENTICATION_BACKENDS = ["harbormaster.login_throttle.ThrottledModelBackend"]
+# and per address (harbormaster.login_throttle), whose get_user reads the signed-in
+# user through the cache (people/auth_cache.py), not a query on every page.
+AUTHENTICATION_BACKENDS = ["people.auth_cache.CachedUserBackend"]
+# Failed logins allowed per window:
 LOGIN_FAILURES_PER_ACCOUNT = 10
 LOGIN_FAILURES_PER_ADDRESS = 30
 LOGIN_THROTTLE_WINDOW_SECONDS = 900
