@@ -13,20 +13,22 @@ class PeopleConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from . import auth_cache
+        from . import auth_cache, seated
 
         auth_cache.connect()  # a user saved or deleted: their cached row is stale
-        # Signing in reads the user once, so every page after it costs the same.
+        seated.connect()  # a person seated in a new game: the badge asks the database again
+        # Signing in reads both once, so every page after it costs the same.
         user_logged_in.connect(_signed_in, dispatch_uid="people-signed-in-warm")
 
 
 def _signed_in(sender: object, request: object, user: object, **kwargs: object) -> None:
-    """Read the user into the cache at sign-in, from the database.
+    """Read the user and their "may a game wait" into the cache at sign-in, from the database.
 
     Connected after Django's own ``update_last_login`` (the auth app is ready
     first), whose save has just made the cached user stale; so the first page
     after signing in is served like every later one.
     """
-    from . import auth_cache
+    from . import auth_cache, seated
 
     auth_cache.cached_user(user.pk)  # type: ignore[attr-defined]
+    seated.may_wait(user)

@@ -8,7 +8,9 @@ Who is to move is the referee's state (``tournaments.statecache``), rebuilt
 from the move log, so the badge can never disagree with the play page. The
 cost is fixed whatever the person plays: one query for their running seats
 (at most :data:`MAX_GAMES` of them) and at most one for the moves the state
-cache has not seen yet, done together for every game.
+cache has not seen yet, done together for every game. A person with no seat
+in a game that is not over -- most people on most pages -- costs no query at
+all: :func:`people.seated.may_wait` answers that from the cache.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import engines
 from tournaments import statecache
 from tournaments.listings import engine_name
 from tournaments.models import Competitor, Game, Seat
+
+from . import seated
 
 MAX_GAMES = 20
 """Running games looked at per person: a person plays a few at once; this bounds a page's work."""
@@ -56,9 +60,12 @@ class WaitingGame:
 def games_waiting_for(user: Any) -> list[WaitingGame]:
     """The running games where a seat of ``user``'s person is to move, longest waiting first.
 
-    Anonymous users get an empty list without a query.
+    Anonymous users get an empty list without a query, and so do people with no
+    seat in a game not over, once :mod:`people.seated` has it cached.
     """
     if user is None or not getattr(user, "is_authenticated", False):
+        return []
+    if not seated.may_wait(user):
         return []
     installed = engines.all_engines()
     most_seats = max(rules.max_players for rules in installed)
