@@ -349,6 +349,7 @@ def pages() -> list[tuple[str, str, str]]:
     listed = [
         ("trivial view", "/__bench__/trivial/", ""),
         ("trivial view, signed in", "/__bench__/trivial/", SIGNED_IN),
+        ("trivial view reading the user, s.i.", "/__bench__/user/", SIGNED_IN),
         ("empty page (base.html)", "/__bench__/empty/", ""),
         ("empty page, signed in", "/__bench__/empty/", SIGNED_IN),
         ("leaderboards overview", "/leaderboards/", ""),

@@ -12,6 +12,11 @@ def trivial(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok")
 
 
+def trivial_user(request: HttpRequest) -> HttpResponse:
+    """The floor of a page that must know who asks (owner-only pages): the session and user read."""
+    return HttpResponse(request.user.get_username())
+
+
 def empty(request: HttpRequest) -> HttpResponse:
     """The floor of a page: the site's base template with nothing in it."""
     return render(request, "base.html")
@@ -19,6 +24,7 @@ def empty(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("__bench__/trivial/", trivial),
+    path("__bench__/user/", trivial_user),
     path("__bench__/empty/", empty),
     path("", include("harbormaster.urls")),
 ]
