@@ -23,7 +23,9 @@ the next write). The goal is every page within 3x the trivial view at p95 and
 the same at both sizes; it is read off the warm column. Rows marked "signed
 in" are requested by the bench person (the owner's log by the bench bot's
 owner): their header is rendered on every request, so their floor is the
-"empty page, signed in" row, printed beside the bare trivial view. Not a
+"empty page, signed in" row, printed beside the bare trivial view; a page
+that must know who asks (the owner's log) has at least the floor of "trivial
+view reading the user" (the session and the user read, no template). Not a
 test: nothing asserts a speed.
 """
 
