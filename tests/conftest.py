@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 from celery._state import _set_task_join_will_block
-from django.conf import global_settings, settings
+from django.conf import settings
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -96,23 +96,11 @@ def _own_cache_namespace(settings) -> None:
     settings.CACHES = caches
 
 
-FAST_PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.MD5PasswordHasher",
-    *global_settings.PASSWORD_HASHERS,
-]
-
-
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
-    """Passwords hashed with MD5 in tests: PBKDF2's million rounds cost 0.4-0.7 s a hash here.
+    """Passwords hashed with MD5 in tests (``tests/hashers.py`` says why)."""
+    from tests.hashers import FAST_PASSWORD_HASHERS
 
-    Every signed-in test hashes at least once (a factory's password, a login,
-    a failed guess's dummy hash), which made hashing a large share of the
-    suite's time. The strength of the hash is Django's, not what these tests
-    check; hashes made with the default hashers still verify (they stay in
-    the list). Tests whose passwords are checked by another process (servers
-    started with the production settings) put the default list back.
-    """
     settings.PASSWORD_HASHERS = FAST_PASSWORD_HASHERS
 
 

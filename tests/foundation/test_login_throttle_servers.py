@@ -25,7 +25,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from django.conf import global_settings, settings
+from django.conf import settings
 
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 from tests.foundation.processes import clean_env
@@ -57,12 +57,10 @@ PROXY = random_loopback()
 
 
 @pytest.fixture
-def servers(transactional_db, tmp_path: Path, settings) -> Iterator[list[Server]]:
+def servers(transactional_db, tmp_path: Path) -> Iterator[list[Server]]:
     """Two servers trusting one proxy address; stopped before the test database is flushed."""
-    # The servers run the production settings: hash this test's users as they would.
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
     environ = clean_env(
-        DJANGO_SETTINGS_MODULE="harbormaster.settings",
+        DJANGO_SETTINGS_MODULE="tests.foundation.server_settings",
         DATABASE_URL=workers.test_database_url(),
         REDIS_URL=settings.REDIS_URL,
         TRUSTED_PROXIES=PROXY,
