@@ -216,12 +216,16 @@ class LegalMixin:
 
     def _legal_trade_ship(self: GrogState, seat: int) -> list[Action]:
         spaces = self.free_ship_spaces()
-        usable = [s for s in spaces if self.can_act(seat, s)]
         goods = self.goods[seat]
-        if any(goods[s] for s in usable):  # ``_must_trade``, from the same answers
-            spaces = usable
+        usable = []
+        must = False  # ``_must_trade``, from the same answers
+        for s in spaces:
+            if self.can_act(seat, s):
+                usable.append(s)
+                if goods[s]:
+                    must = True
         ships = self.ships
-        return [_CHOOSE_SHIP[ships[s]] for s in spaces]
+        return [_CHOOSE_SHIP[ships[s]] for s in (usable if must else spaces)]
 
     def _legal_trade(self: GrogState, seat: int) -> list[Action]:
         space, done, closed, paid, acted, optional = self.trade

@@ -455,7 +455,10 @@ class PlayMixin:
     def _must_trade(self: GrogState, seat: int) -> bool:
         """False in the special case: no free ship wants a good the seat holds."""
         goods = self.goods[seat]
-        return any(goods[space] and self.can_act(seat, space) for space in self.free_ship_spaces())
+        for space in self.free_ship_spaces():  # noqa: SIM110 (no generator made per call)
+            if goods[space] and self.can_act(seat, space):
+                return True
+        return False
 
     def free_ship_spaces(self: GrogState) -> list[int]:
         """Ships a passing player may use: not at sea, no disc, not the ghost."""

@@ -16,6 +16,11 @@ from .data import (
     SUBSTITUTE,
 )
 
+_OF_TYPE: dict[str, tuple[int, ...]] = {
+    kind: tuple(i for i, (_, t) in enumerate(BUILDINGS) if t == kind) for kind in BUILDING_TYPES
+}
+"""Each building type's buildings (indices into ``BUILDINGS``), looked up rather than scanned."""
+
 
 def objective_vp(
     objective: str,
@@ -29,7 +34,10 @@ def objective_vp(
     kind, _, key = objective.partition("/")
     if kind == "building":
         per = BUILDING_TYPES[key][0] if key in BUILDING_TYPES else 0
-        owned = sum(1 for i, (_, t) in enumerate(BUILDINGS) if t == key and occupant[i] == seat)
+        owned = 0
+        for i in _OF_TYPE.get(key, ()):
+            if occupant[i] == seat:
+                owned += 1
         return per * owned
     if kind == "parrots":
         return parrots

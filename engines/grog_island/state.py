@@ -167,16 +167,19 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
                     outcomes.append((draws[card], n / total))
             if found == total:
                 return outcomes
-        counts: dict[Any, int] = {}
+        if draws is not None:
+            # one pass over the pool, counts kept in the order of the cards' text
+            counts = dict.fromkeys(_CARD_ORDER[deck], 0)
+            try:
+                for card in pool:
+                    counts[card] += 1
+            except KeyError:  # a card foreign to the deck
+                pass
+            else:
+                return [(draws[card], n / total) for card, n in counts.items() if n]
+        counts = {}
         for card in pool:
             counts[card] = counts.get(card, 0) + 1
-        if draws is not None:
-            # the deck's cards in the order of their text, as sorting them would give
-            outcomes = [
-                (draws[card], counts[card] / total) for card in _CARD_ORDER[deck] if card in counts
-            ]
-            if len(outcomes) == len(counts):
-                return outcomes
         return [  # a card foreign to the deck (a hand-made state): the general way
             ({"type": "draw", "deck": deck, "seat": seat, "card": card}, n / total)
             for card, n in sorted(counts.items(), key=_by_card_text)
