@@ -58,10 +58,15 @@ def flexible_sums(values: list[int], flexible: Iterable[int]) -> int:
     mask = 1
     for index, value in enumerate(values):
         if index in free:
-            grown = mask
-            for shift in _ANY_FACE_SHIFTS:
-                grown |= mask << shift
-            mask = grown
+            if DIE_FACES == 6:  # any of 0..6 added, by doubling: {0,1}, {0..3}, {0..6}
+                mask |= mask << 1
+                mask |= mask << 2
+                mask |= mask << 3
+            else:
+                grown = mask
+                for shift in _ANY_FACE_SHIFTS:
+                    grown |= mask << shift
+                mask = grown
         else:
             mask |= mask << value
     return mask

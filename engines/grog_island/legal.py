@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from engines import CHANCE
 
-from .bidding import bid_window, can_bid_fixed, flexible_sums, following_sums, window
+from .bidding import (
+    bid_window,
+    can_bid_fixed,
+    flexible_sums,
+    following_sums,
+    subset_sums,
+    window,
+)
 from .data import (
     BUILDING_COST,
     BUILDING_IDS,
@@ -39,6 +46,10 @@ _COLOUR_IDS: tuple[int, ...] = tuple(range(len(COLOURS)))
 _SET_CARDS: tuple[str, ...] = tuple(f"set_{c}" for c in COLOURS)
 """The "set die" parrot card of each colour."""
 _FACES: tuple[int, ...] = tuple(range(1, DIE_FACES + 1))
+_SET_DIE: tuple[dict[int, Action], ...] = tuple(
+    {v: {"type": "parrot", "card": card, "value": v} for v in _FACES} for card in _SET_CARDS
+)
+_HOLD: Action = {"type": "parrot", "card": PARROT_HOLD}
 _FREE_AFTER: dict[tuple[int, ...], tuple[int, ...]] = {
     draft: tuple(c for c in _COLOUR_IDS if c not in draft)
     for k in range(1, len(COLOURS) + 1)
@@ -161,29 +172,31 @@ class LegalMixin:
         counts: dict[str, int] = {}
         for card in hand:
             counts[card] = counts.get(card, 0) + 1
-        hold_ok = counts.get(PARROT_HOLD, 0) > 0 and not self.holding and self.bidder >= 0
+        hold_ok = PARROT_HOLD in counts and not self.holding and self.bidder >= 0
         current = self.bid_total
         capital = self.coins[seat] + TREASURE_MAX * len(self.private[seat]["treasures"])
-        hold_target = window(current, min(current, capital))
-        settable = [c for c in _COLOUR_IDS if counts.get(_SET_CARDS[c], 0)]
+        hold_target = window(current, current if current < capital else capital)
+        settable = [c for c in _COLOUR_IDS if _SET_CARDS[c] in counts]
         actions: list[Action] = []
         dice = self.dice
-        goal = target | (hold_target if hold_ok else 0)
+        goal = target | hold_target if hold_ok else target
         for colour in settable:
             card = _SET_CARDS[colour]
-            still = [c for c in settable if c != colour or counts[card] > 1]
             face = dice[colour]
-            if colour in still:  # a second card may set this die again: its face does not count
-                others = flexible_sums(dice, still)
-                fits = [bool(others & goal)] * DIE_FACES
+            table = _SET_DIE[colour]
+            if counts[card] > 1:  # a second card may set this die again: its face does not count
+                if flexible_sums(dice, settable) & goal:
+                    actions += [table[value] for value in _FACES if value != face]
             else:
-                others = flexible_sums([0 if c == colour else v for c, v in enumerate(dice)], still)
-                fits = [bool((others | (others << value)) & goal) for value in _FACES]
-            for value in _FACES:
-                if value != face and fits[value - 1]:
-                    actions.append({"type": "parrot", "card": card, "value": value})
+                others = dice[:]
+                others[colour] = 0  # adds nothing: the die's face is tried below
+                still = [c for c in settable if c != colour]
+                others = flexible_sums(others, still) if still else subset_sums(others)
+                for value in _FACES:
+                    if value != face and (others | (others << value)) & goal:
+                        actions.append(table[value])
         if hold_ok and flexible_sums(dice, settable) & hold_target:
-            actions.append({"type": "parrot", "card": PARROT_HOLD})
+            actions.append(_HOLD)
         return actions
 
     # ---------------------------------------------------------------- trading
