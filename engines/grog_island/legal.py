@@ -31,6 +31,7 @@ from .data import (
     OBJECTIVES_KEPT,
     PARROT_HOLD,
     SHIPS,
+    SUBSTITUTE,
     TREASURE_MAX,
 )
 from .trading import capacity, unit_actions
@@ -266,12 +267,10 @@ class LegalMixin:
         # Any unit paid leaves exactly one unit less of capacity (one good of the ship's
         # colour, or three others), so either every payment keeps the building
         # affordable or none does.
-        if (
-            builds
-            and (paid or self.can_build(seat, space))
-            and capacity(goods, space) - 1 >= BUILDING_COST - paid - 1
-        ):
-            actions.extend(builds)
+        if builds and (paid or self.can_build(seat, space)):
+            own = goods[space]  # capacity(goods, space), from the counts unpacked above
+            if own + (g0 + g1 + g2 + g3 + g4 - own) // SUBSTITUTE - 1 >= BUILDING_COST - paid - 1:
+                actions.extend(builds)
         if not paid and (acted or optional):
             actions.append(_END_TRADE)
         return actions
