@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from operator import itemgetter
 from typing import Any, ClassVar
 
 from .text import generic_event_text
@@ -102,7 +101,6 @@ class _Forgetful(dict):
 _FORGETFUL = _Forgetful()
 _CHANCE_KEY = "chance"
 _CHANCE_ACTIONS_KEY = "chance_actions"
-_first = itemgetter(0)
 
 
 def ranks_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:
@@ -305,7 +303,7 @@ class State(ABC):
                 outcomes = memo.get(_CHANCE_KEY)
                 if outcomes is None:
                     outcomes = memo[_CHANCE_KEY] = self._chance_outcomes()
-                found = memo[_CHANCE_ACTIONS_KEY] = list(map(_first, outcomes))
+                found = memo[_CHANCE_ACTIONS_KEY] = [a for a, _ in outcomes]
             return found
         found = memo.get(seat)
         if found is None:
