@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .board import NO_PENDING, PENDING_MARKET
+from .board import NO_PENDING, OPEN_PORTS, PENDING_MARKET
 from .data import (
     BID_WINDOW,
     BLACK_MARKET,
@@ -74,6 +74,15 @@ class _PortActions:
 
 
 _PORT_ACTIONS: dict[str, _PortActions] = {port.name: _PortActions(port.name) for port in PORTS}
+_SENDS: dict[int, tuple[Action, ...]] = {
+    n: tuple(_PORT_ACTIONS[port.name].send for port in ports) for n, ports in OPEN_PORTS.items()
+}
+"""Per player count, the send action of each open port (a state's ``ports`` is OPEN_PORTS[n])."""
+_MARKET_DRAW: Action = {"type": "market_draw"}
+_MARKET_SKIP: Action = {"type": "market_skip"}
+_SWAP: tuple[tuple[Action, ...], ...] = tuple(
+    tuple({"type": "market_swap", "give": give, "take": take} for take in TOKENS) for give in TOKENS
+)
 
 
 class LegalActionsMixin:
@@ -107,7 +116,10 @@ class LegalActionsMixin:
         if self.at_casino[seat] or self.at_market[seat]:
             return True
         resolved = self.resolved
-        return any(bids[seat] and p not in resolved for p, bids in enumerate(self.port_bids))
+        for p, bids in enumerate(self.port_bids):  # noqa: SIM110 (no generator made per call)
+            if bids[seat] and p not in resolved:
+                return True
+        return False
 
     def is_last_round(self) -> bool:
         return self.round == self.rounds
@@ -192,17 +204,17 @@ class LegalActionsMixin:
     def _market_choices(self, seat: int) -> list[Action]:
         held = self.warehouse[seat]
         on_display = sorted(set(self.market))
-        actions: list[Action] = [
-            {"type": "market_swap", "give": TOKENS[give], "take": TOKENS[take]}
-            for give, count in enumerate(held)
-            if count
-            for take in on_display
-            if take != give
-        ]
+        actions: list[Action] = []
+        for give, count in enumerate(held):
+            if count:
+                swaps = _SWAP[give]
+                for take in on_display:
+                    if take != give:
+                        actions.append(swaps[take])
         if self.market_draw_possible():
-            actions.append({"type": "market_draw"})
+            actions.append(_MARKET_DRAW)
         if not actions:
-            actions.append({"type": "market_skip"})
+            actions.append(_MARKET_SKIP)
         return actions
 
     def _outbid_choices(self, seat: int, port: int) -> list[Action]:
@@ -228,11 +240,17 @@ class LegalActionsMixin:
         actions: list[Action] = []
         if len(combo) < MAX_COMBINATION:
             if self.combo_kind == "same":
-                fixed = next((g for g in combo if g != WILD), None)
-                goods = range(WILD) if fixed is None else (fixed,)
+                fixed = None  # the combination's good, once a real one is in it
+                for g in combo:
+                    if g != WILD:
+                        fixed = g
+                        break
+                if fixed is None:
+                    actions = [_ADD[g] for g in range(WILD) if held[g]]
+                elif held[fixed]:
+                    actions = [_ADD[fixed]]
             else:
-                goods = [g for g in range(WILD) if g not in combo]
-            actions = [_ADD[g] for g in goods if held[g]]
+                actions = [_ADD[g] for g in range(WILD) if held[g] and g not in combo]
             if held[WILD]:
                 actions.append(_ADD[WILD])
         if combo:
@@ -242,11 +260,10 @@ class LegalActionsMixin:
     def _send_choices(self, seat: int) -> list[Action]:
         actions = [_SEND_CASINO, _SEND_MARKET]
         coins, abandoned = self.coins[seat], self.abandoned
-        actions += [  # can_send_to_port, inlined
-            _PORT_ACTIONS[port.name].send
-            for p, (port, bids) in enumerate(zip(self.ports, self.port_bids, strict=True))
-            if not bids[seat] and p not in abandoned and coins >= max(bids) + 1
-        ]
+        sends = _SENDS[self.num_players]  # the send action of each open port, in order
+        for p, bids in enumerate(self.port_bids):  # can_send_to_port, inlined
+            if not bids[seat] and p not in abandoned and coins >= max(bids) + 1:
+                actions.append(sends[p])
         return actions
 
     def _bid_choices(self, seat: int, port: int) -> list[Action]:

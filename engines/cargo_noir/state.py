@@ -34,7 +34,9 @@ from .play import PlayMixin
 from .scoring import best_card_vp, final_ranks, victory_points
 from .view import ViewMixin
 
-_DRAWS: tuple[dict[str, Any], ...] = tuple({"type": "draw", "good": name} for name in TOKENS)
+_DRAW_NAMES: tuple[tuple[dict[str, Any], str], ...] = tuple(
+    ({"type": "draw", "good": name}, name) for name in TOKENS
+)
 """The draw of each token kind, built once (read-only, like every listed action)."""
 
 
@@ -137,12 +139,14 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
         if not self.draws:
             return []
         bag = self.hidden["bag"]
-        counts = [bag.get(name, 0) for name in TOKENS]
+        drawable = []
         total = 0
-        for c in counts:
-            if c > 0:
-                total += c
-        return [(action, c / total) for action, c in zip(_DRAWS, counts, strict=True) if c > 0]
+        for action, name in _DRAW_NAMES:
+            count = bag.get(name, 0)
+            if count > 0:
+                total += count
+                drawable.append((action, count))
+        return [(action, count / total) for action, count in drawable]
 
     def chance_key(self) -> str:
         return self.draws[0][2] if self.draws else ""
