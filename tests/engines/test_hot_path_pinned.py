@@ -23,6 +23,7 @@ import random
 import pytest
 
 import engines
+from bench.engines import rng_choice
 from engines import CHANCE
 
 SEED = 7
@@ -45,17 +46,6 @@ FROZEN: dict[tuple[str, int], str] = {
 }
 
 
-def _draw(outcomes: list[tuple[dict, float]], rng: random.Random) -> dict:
-    """``bench.engines.rng_choice``: one uniform number walks the cumulative probabilities."""
-    u = rng.random()
-    total = 0.0
-    for action, probability in outcomes:
-        total += probability
-        if u < total:
-            return action
-    return outcomes[-1][0]
-
-
 def _digest(slug: str, n: int) -> str:
     engine = engines.get(slug)
     state = engine.new_game(n)
@@ -66,7 +56,7 @@ def _digest(slug: str, n: int) -> str:
         seat = state.to_move[0]
         if seat == CHANCE:
             listed: list = state.chance_outcomes()
-            action = _draw(listed, rng)
+            action = rng_choice(state, rng)  # the bench's own draw
         else:
             listed = state.legal_actions(seat)
             action = rng.choice(listed)
