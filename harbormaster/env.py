@@ -137,6 +137,12 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         options = config.setdefault("OPTIONS", {})
         options["timeout"] = 20
         options["transaction_mode"] = "IMMEDIATE"
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        # No JIT: every query here is short and indexed, and PostgreSQL's JIT
+        # (on by default) compiled a misestimated rating-history plan for a whole
+        # second before running it in milliseconds (issue #17's bench).
+        options = config.setdefault("OPTIONS", {})
+        options["options"] = f"{options.get('options', '')} -c jit=off".strip()
     return config
 
 

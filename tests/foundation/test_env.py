@@ -31,6 +31,23 @@ def test_database_url_postgres(scheme: str) -> None:
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("harbor", "hm", "s3cret")
     assert (config["HOST"], config["PORT"]) == ("db.example", 5433)
+    assert config["OPTIONS"]["options"] == "-c jit=off"
+
+
+def test_postgres_options_from_the_url_are_kept_beside_jit_off() -> None:
+    url = "postgres://hm@db.example/harbor?options=-c%20statement_timeout%3D5000"
+    config = env.database({"DATABASE_URL": url}, BASE)
+    assert config["OPTIONS"]["options"] == "-c statement_timeout=5000 -c jit=off"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_live_postgres_connection_runs_without_jit() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone() == ("off",)
 
 
 def test_database_url_sqlite_elsewhere() -> None:
