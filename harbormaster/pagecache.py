@@ -14,10 +14,14 @@ token (:func:`bump`, after the commit): every key made with the old one is
 never asked for again and expires after ``PAGECACHE_SECONDS`` (60 s by
 default), which is also the safety net for a change that bumps nothing.
 
-*Tokens.* Few and broad, correctness before hit rate: :data:`RESULTS` (games
-created or finished, ratings applied or recomputed, events and leagues) and
-:data:`PEOPLE` (names and visibility of competitors, bots and people). A page
-names the tokens it depends on; the public pages name both.
+*Tokens.* A page names the tokens it depends on: :data:`RESULTS` (the game
+lists), :data:`PEOPLE` (names and visibility, every page) and narrower ones, per
+ladder, competitor and game, so a finished game empties only the pages that
+show it. Which page reads which, and which write bumps which, is
+:mod:`harbormaster.pagecache_tokens` (the names) and
+``tournaments.pagecache_bumps`` (the writes); this module knows no model.
+All the bumps of one transaction are sent as one ``set_many`` after its commit
+(:func:`bump_on_commit`).
 
 *Who.* An anonymous GET/HEAD request is served the whole stored response. A
 signed-in person's header shows their name, a sign-out form with a CSRF token
@@ -49,6 +53,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import logging
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -59,9 +65,13 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, StreamingHttpResponse
 from django.template.loader import render_to_string
 
+log = logging.getLogger(__name__)
+
 RESULTS = "results"
 PEOPLE = "people"
 PUBLIC = (RESULTS, PEOPLE)
+EVERYTHING = "everything"
+"""Read with every key's tokens, bumped only by :func:`clear`."""
 DEFAULT_SECONDS = 60
 _TOKEN_PREFIX = "pagecache:token:"
 _PAGE_PREFIX = "pagecache:page:"
@@ -105,13 +115,56 @@ def bump(*names: str) -> None:
     cache.set_many({_TOKEN_PREFIX + name: _new_token() for name in names}, timeout=None)
 
 
-def bump_on_commit(*names: str) -> None:
-    """Bump ``names`` once the current transaction commits (at once outside one).
+Resolver = Callable[[], Iterable[str]]
+"""Gives token names once the transaction committed (names that need a query to find)."""
+
+
+class _Pending(threading.local):
+    """The names (and resolvers) asked for by this thread's writes, not yet bumped."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+        self.later: dict[Resolver, None] = {}
+
+
+_pending = _Pending()
+
+
+def bump_on_commit(*names: str, later: Resolver | None = None) -> None:
+    """Bump ``names`` (and what ``later()`` gives) once the current transaction commits.
 
     After the commit, so no request can render and store the old data under
-    the new token.
+    the new token; at once outside a transaction. Every call of one
+    transaction adds to one pending set, and the first callback to run after
+    the commit bumps all of it with one ``set_many`` (the others find it
+    empty): a finishing game's several writers cost one cache round trip.
+    ``later`` runs then too (deduplicated by identity), for names that need a
+    query (whose seats, whose bots). Names of a rolled-back transaction stay
+    pending and go with the next commit's: a needless bump, never a missed one.
     """
-    transaction.on_commit(lambda: bump(*names))
+    _pending.names.update(names)
+    if later is not None:
+        _pending.later[later] = None
+    transaction.on_commit(_flush)
+
+
+def _flush() -> None:
+    if not _pending.names and not _pending.later:
+        return
+    names, later = _pending.names, list(_pending.later)
+    _pending.names, _pending.later = set(), {}
+    for resolve in later:
+        try:
+            names.update(resolve())
+        except Exception:  # the names found so far still go; the TTL bounds the rest
+            log.exception("page cache: could not find the tokens to bump")
+    if names:
+        bump(*sorted(names))
+
+
+def discard_pending() -> None:
+    """Forget bumps waiting for a commit that will never come (tests whose callbacks never run)."""
+    _pending.names, _pending.later = set(), {}
 
 
 def is_anonymous(request: HttpRequest) -> bool:
@@ -147,7 +200,7 @@ def page_key(
     """
     parts = [request.method or "", request.build_absolute_uri()]
     parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
-    parts += tokens(names)
+    parts += tokens([*names, EVERYTHING])
     if variant:
         parts.append(variant)
     return _PAGE_PREFIX + _digest(parts)
@@ -324,19 +377,28 @@ def _serve_signed_in(
 
 
 def cached_page(
-    *names: str, vary: Iterable[str] = (), signed_in: bool = True
+    *names: str,
+    depends: Callable[..., Sequence[str]] | None = None,
+    vary: Iterable[str] = (),
+    signed_in: bool = True,
 ) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """View decorator: :func:`serve` the view's page under the tokens ``names`` (default both).
 
+    ``depends``: instead of ``names``, a function of the view's request and
+    arguments giving them (a competitor's page depends on that competitor's
+    token, named from the URL so that no query runs before the cache is read).
     ``signed_in`` (the default): the page's content is nobody's in particular, so a
     signed-in person gets it from the cache too, with their own header.
     """
-    depends = names or PUBLIC
+    fixed = names or PUBLIC
 
     def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @functools.wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            return serve(request, lambda: view(request, *args, **kwargs), depends, vary, signed_in)
+            tokens_of = depends(request, *args, **kwargs) if depends is not None else fixed
+            return serve(
+                request, lambda: view(request, *args, **kwargs), tokens_of, vary, signed_in
+            )
 
         return wrapped
 
@@ -352,7 +414,7 @@ def fragment(parts: Sequence[str], names: Sequence[str], render: Callable[[], st
     """
     if seconds() <= 0:
         return render()
-    key = _FRAGMENT_PREFIX + _digest([*parts, *tokens(names)])
+    key = _FRAGMENT_PREFIX + _digest([*parts, *tokens([*names, EVERYTHING])])
     stored = cache.get(key)
     if stored is not None:
         return str(stored)
@@ -362,5 +424,10 @@ def fragment(parts: Sequence[str], names: Sequence[str], render: Callable[[], st
 
 
 def clear() -> None:
-    """Forget every token (tests): pages stored under them are never served again."""
-    bump(*PUBLIC)
+    """Make every stored page and fragment unreachable (tests, the bench).
+
+    Every key is made with the :data:`EVERYTHING` token besides the page's own,
+    so replacing it retires them all, whatever narrow tokens they were made with.
+    """
+    discard_pending()
+    bump(EVERYTHING)

@@ -1,14 +1,16 @@
-"""Which saved rows bump which page-cache token (:mod:`harbormaster.pagecache`).
+"""Which saved rows bump which page-cache token (:mod:`harbormaster.pagecache_tokens`).
 
-The writes of results (games created and finished, ratings) bump
-``results`` where they happen (``create_game``, ``referee.finish``,
-``apply_game_result``, ``recompute_scope``, aborting an event's games), since
-they use bulk statements that send no signal. What remains is the rows whose
+The writes of results (games created and finished, ratings) bump their narrow
+tokens where they happen (``tournaments.pagecache_bumps``, called by
+``create_game``, ``apply_game_result`` and ``recompute_scope``), since they use
+bulk statements that send no signal; games finished or aborted arrive here as
+the ``games_settled`` signal, connected below. What remains is the rows whose
 names and visibility the public pages show, saved one at a time (forms, the
 admin, the bot API): bumped here broadly, on any save or delete, since a stale
 name or a bot shown after it was hidden is worse than a cold page. Saves that
 only touch fields no page shows (a sign-in's ``last_login``, a bot's pings
-and secrets) bump nothing, so play and sign-ins do not empty the cache.
+and secrets, a tournament's round and status) bump only what shows them, so
+play and sign-ins do not empty the cache.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
 
 from . import pagecache
+from . import pagecache_tokens as tokens
 
 # A bot's fields the public pages show (its page, and its competitor's name elsewhere).
 BOT_PUBLIC_FIELDS = frozenset(
@@ -26,6 +29,9 @@ BOT_PUBLIC_FIELDS = frozenset(
      "status", "visibility"}
 )  # fmt: skip
 USER_PUBLIC_FIELDS = frozenset({"username", "is_active"})
+# A league's or tournament's fields the competitor and game pages show (its name; a
+# league's pool and engine in a person's ratings); the league and event pages show all.
+EVENT_NAME_FIELDS = frozenset({"name", "slug", "pool", "engine", "league", "league_id"})
 
 
 def _touches(update_fields: Any, public: frozenset[str]) -> bool:
@@ -38,6 +44,17 @@ def _people(sender: Any, **kwargs: Any) -> None:
 
 def _results(sender: Any, **kwargs: Any) -> None:
     pagecache.bump_on_commit(pagecache.RESULTS)
+
+
+def _event_saved(sender: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    if _touches(update_fields, EVENT_NAME_FIELDS):
+        pagecache.bump_on_commit(pagecache.RESULTS, tokens.EVENTS)
+    else:
+        pagecache.bump_on_commit(pagecache.RESULTS)
+
+
+def _event_deleted(sender: Any, **kwargs: Any) -> None:
+    pagecache.bump_on_commit(pagecache.RESULTS, tokens.EVENTS)
 
 
 def _bot_saved(sender: Any, update_fields: Any = None, **kwargs: Any) -> None:
@@ -54,7 +71,9 @@ def connect() -> None:
     """Connect the receivers (``HarbormasterConfig.ready``)."""
     from botapi.models import Bot
     from people.models import Profile
+    from tournaments import pagecache_bumps
     from tournaments.models import ArenaEntry, Competitor, Entrant, League, Tournament
+    from tournaments.signals import games_settled
 
     user = get_user_model()
     post_save.connect(_user_saved, sender=user, dispatch_uid="pagecache-user-save")
@@ -63,7 +82,13 @@ def connect() -> None:
         post_delete.connect(_people, sender=model, dispatch_uid=f"pagecache-del-{model.__name__}")
     post_save.connect(_people, sender=Competitor, dispatch_uid="pagecache-competitor-save")
     post_save.connect(_people, sender=Profile, dispatch_uid="pagecache-profile-save")
-    for model in (League, Tournament, Entrant, ArenaEntry):
+    for model in (Entrant, ArenaEntry):
         name = model.__name__
         post_save.connect(_results, sender=model, dispatch_uid=f"pagecache-save-{name}")
         post_delete.connect(_results, sender=model, dispatch_uid=f"pagecache-del-{name}")
+    for model in (League, Tournament):
+        name = model.__name__
+        post_save.connect(_event_saved, sender=model, dispatch_uid=f"pagecache-save-{name}")
+        post_delete.connect(_event_deleted, sender=model, dispatch_uid=f"pagecache-del-{name}")
+    # Games finished or aborted: their pages, their sets', engines' and competitors'.
+    games_settled.connect(pagecache_bumps.games_settled, dispatch_uid="pagecache-settled")

@@ -8,6 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 import engines
+from harbormaster import pagecache_tokens
 from harbormaster.health import run_checks
 from harbormaster.pagecache import cached_page
 from tournaments import listings
@@ -16,7 +17,7 @@ RECENT_GAMES_ON_HOME = 20
 
 
 @require_GET
-@cached_page()
+@cached_page(depends=pagecache_tokens.lists)
 def home(request: HttpRequest) -> HttpResponse:
     """What Harbormaster is, the games it referees, and the latest games with their results.
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
-from harbormaster import login_throttle
+from harbormaster import login_throttle, pagecache_tokens
 from harbormaster.pagecache import cached_page
 from stats.pages import competitor_sections
 from tournaments import game_cursor
@@ -74,7 +74,7 @@ def waiting_json(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@cached_page()
+@cached_page(depends=pagecache_tokens.person_page)
 def person_page(request: HttpRequest, username: str) -> HttpResponse:
     """What anyone may see of a person: name, ratings by scope, and the competitor sections
     (rating history, results by seat, head-to-head, games), as on a bot's page."""

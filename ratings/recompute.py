@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db import transaction
 
-from harbormaster import pagecache
+from tournaments import pagecache_bumps
 from tournaments.models import Seat
 
 from . import bulk, ledger
@@ -169,7 +169,8 @@ def recompute_scope(
         raise ValueError(f"scope {scope} has no system {unknown}; it has {sorted(scope.systems)}")
     counts = {}
     with transaction.atomic():
-        pagecache.bump_on_commit(pagecache.RESULTS)  # every rating of the scope changes
+        # Every rating of the scope changes: its ladder, competitor and game pages.
+        pagecache_bumps.scope_recomputed(scope.engine, scope.kind == RatingScope.Kind.GLOBAL)
         # Live applications of this scope wait from here to the commit (module docstring);
         # the log is read only now, so it holds every game committed before.
         RatingScope.objects.select_for_update().get(pk=scope.pk)

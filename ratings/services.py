@@ -22,7 +22,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from harbormaster import pagecache
+from tournaments import pagecache_bumps
 from tournaments.models import Game
 
 from . import ledger
@@ -108,7 +108,7 @@ def apply_game_result(game: Game) -> int:
     now = timezone.now()
     Game.objects.filter(pk=game.pk).update(finished_at=now)
     changes: list[RatingChange] = []
-    pagecache.bump_on_commit(pagecache.RESULTS)  # leaderboards and competitor pages
+    pagecache_bumps.game_rated(game, competitors)  # its ladders, page and competitor pages
     for scope in scopes:
         for name, conf in scope.systems.items():
             system = get_system(name)

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from botapi.models import Bot
+from harbormaster import pagecache_tokens
 from harbormaster.pagecache import cached_page
 from tournaments import listings
 from tournaments.models import Competitor
@@ -44,7 +45,7 @@ def competitor_redirect(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@cached_page()
+@cached_page(depends=pagecache_tokens.bot_page)
 def bot_page(request: HttpRequest, owner: str, name: str) -> HttpResponse:
     """A bot's public fields and its competitor sections."""
     bot = get_object_or_404(

@@ -117,8 +117,12 @@ def _no_page_cache(settings) -> None:
 
 @pytest.fixture
 def page_cache(settings) -> None:
-    """The page cache on, in this process's memory, empty."""
+    """The page cache on, in this process's memory, empty (no bump left pending by a
+    test before whose commit callbacks never ran)."""
     from django.core.cache import cache
+
+    from harbormaster import pagecache
+    from tournaments import pagecache_bumps
 
     settings.PAGECACHE_SECONDS = 60
     settings.CACHES = {
@@ -128,6 +132,8 @@ def page_cache(settings) -> None:
         }
     }
     cache.clear()
+    pagecache.discard_pending()
+    pagecache_bumps.discard_pending()
 
 
 @pytest.fixture

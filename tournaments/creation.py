@@ -16,9 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
-from harbormaster import pagecache
 
-from . import players, rating_rules
+from . import pagecache_bumps, players, rating_rules
 from .dispatch import schedule_advance
 from .models import Competitor, Game, League, Seat, Tournament
 
@@ -123,7 +122,7 @@ def create_game(
             for i, c in enumerate(competitors)
         ]
     )
-    pagecache.bump_on_commit(pagecache.RESULTS)  # the game lists show it
+    pagecache_bumps.game_created(game, [c.pk for c in competitors])  # lists, their pages
     players.game_started(game)  # before the first advance: eager mode runs these in order
     schedule_advance(game.pk)
     return game

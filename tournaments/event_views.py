@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from harbormaster import pagecache_tokens
 from harbormaster.csv_text import spreadsheet_safe
 from harbormaster.pagecache import cached_page
 
@@ -115,7 +116,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@cached_page()
+@cached_page(depends=pagecache_tokens.lists)
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
     """A league: its tournaments, its own leaderboard, its pool and its arena."""
     league = get_object_or_404(League, slug=slug)

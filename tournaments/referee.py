@@ -22,7 +22,6 @@ from django.db.models import F
 from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
-from harbormaster import pagecache
 
 from . import broadcast, claims, house_bot, live_record, players, records, spectator, statecache
 from .decisions import FORFEITED, Decision, default_decision
@@ -443,7 +442,9 @@ def finish(game_id: int) -> bool:
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
         apply_game_result(game)
-        games_settled.send(sender=Game, game_ids=[game.pk])  # competitor statistics (stats)
+        # Competitor statistics (stats) and the page cache's tokens of the game, its set,
+        # its engine and its competitors (tournaments.pagecache_bumps), after the commit.
+        games_settled.send(sender=Game, game_ids=[game.pk])
         players.game_finished(game)
         events.on_game_finished(game)  # a tournament's round ends, its next one is queued
         arena.on_game_finished(game)  # an arena game's entrants wait again
@@ -452,7 +453,6 @@ def finish(game_id: int) -> bool:
             lambda: broadcast.publish_finish(game.pk, outcome, spectator.visible_seed(game))
         )
         transaction.on_commit(lambda: statecache.forget(game))
-        pagecache.bump_on_commit(pagecache.RESULTS)  # its outcome, the new ratings
         transaction.on_commit(lambda: live_record.forget(game))
         # After the commit, so a failure to store can never undo the finish (it never raises).
         transaction.on_commit(lambda: records.store_after_finish(game.pk))

@@ -14,6 +14,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 import engines
+from harbormaster import pagecache_tokens
 from harbormaster.pagecache import cached_page
 
 from . import (
@@ -32,8 +33,13 @@ from . import leaderboards as leaderboards_
 GAMES_PER_PAGE = 50
 
 
+def _every_ladder() -> list[str]:
+    """The overview's tokens: every registered engine's ladder."""
+    return pagecache_tokens.ladders_overview(engine.slug for engine in engines.all_engines())
+
+
 @require_GET
-@cached_page()
+@cached_page(depends=pagecache_tokens.game_page)
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Seats, and once public their results with the rating change the game caused; the seed
     commitment (the seed, a verify link and the record's download once public); the replay.
@@ -96,7 +102,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@cached_page()
+@cached_page(depends=pagecache_tokens.lists)
 def games(request: HttpRequest) -> HttpResponse:
     """Every listed game, newest first, a page at a time ("older games" by cursor)."""
     before = game_cursor.requested(request.GET)
@@ -115,7 +121,7 @@ def games(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@cached_page()
+@cached_page(depends=lambda request: _every_ladder())
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every engine's global ladder: its top few in the chosen system (a query each), linking
     to the full board in that system."""
@@ -135,7 +141,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@cached_page()
+@cached_page(depends=pagecache_tokens.ladder_page)
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
     """One engine's global ladder, a page at a time, in the chosen system and kind
     (``tournaments.ladder_pages``)."""

@@ -29,7 +29,7 @@ from rest_framework.response import Response
 
 from botapi.api.serializers import QuerySerializer
 from botapi.models import engine_slugs
-from harbormaster import pagecache
+from harbormaster import pagecache, pagecache_tokens
 from ratings.models import RatingScope
 from stats.api import CsvRenderer
 from tournaments import event_listings, leaderboard_export, leaderboards, listings
@@ -138,10 +138,11 @@ class _LeaderboardView(GenericAPIView):
         records = [leaderboard_export.record(row) for row in page]
         return self.get_paginated_response(LeaderboardRowSerializer(records, many=True).data)
 
-    def cached(self, request: Request, answer: Any) -> Any:
+    def cached(self, request: Request, answer: Any, names: list[str]) -> Any:
         """An anonymous caller's answer from the page cache (by query string and ``Accept``,
-        which pick JSON or CSV); a caller with credentials gets it rendered."""
-        return pagecache.serve(request, answer, vary=("Accept",))
+        which pick JSON or CSV) under the tokens ``names``; a caller with credentials gets
+        it rendered."""
+        return pagecache.serve(request, answer, names, vary=("Accept",))
 
     def handle_exception(self, exc: Exception) -> Response:
         """An error is JSON (``{detail, code}`` or field errors), also when CSV was asked."""
@@ -174,7 +175,9 @@ class EngineLeaderboardView(_LeaderboardView):
         if engine not in engine_slugs():
             raise exceptions.NotFound(f"no engine called {engine!r}")
         return self.cached(
-            request, lambda: self.answer(request, listings.global_scope(engine), engine)
+            request,
+            lambda: self.answer(request, listings.global_scope(engine), engine),
+            pagecache_tokens.ladder_api(engine),
         )
 
 
@@ -200,7 +203,7 @@ class LeagueLeaderboardView(_LeaderboardView):
                 raise exceptions.NotFound(f"no league called {slug!r}")
             return self.answer(request, event_listings.league_scope(league), league.slug)
 
-        return self.cached(request, answer)
+        return self.cached(request, answer, pagecache_tokens.lists())
 
 
 urlpatterns = [

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from botapi.api.errors import Conflict
 from botapi.api.pagination import NewestFirstCursorPagination
 from botapi.capacity import BotAtCapacity
-from harbormaster import pagecache
+from harbormaster import pagecache, pagecache_tokens
 from tournaments import game_export, spectator
 from tournaments.api import serializers as s
 from tournaments.creation import GameSetupError, create_game
@@ -103,7 +103,7 @@ class GameViewSet(
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Cached after DRF's authentication: an anonymous caller's page, by query and Accept.
-        return pagecache.serve(request, self._list_page, vary=("Accept",))
+        return pagecache.serve(request, self._list_page, pagecache_tokens.lists(), vary=("Accept",))
 
     def _list_page(self) -> Response:
         page = self.paginate_queryset(self.get_queryset())

@@ -29,7 +29,6 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
-from harbormaster import pagecache
 from tournaments import formats
 from tournaments.models import Entrant, Game, Round, Tournament
 from tournaments.signals import games_settled
@@ -240,6 +239,6 @@ def abort_unfinished_games(event: Tournament) -> list[int]:
         .values_list("pk", flat=True)
     )
     Game.objects.filter(pk__in=ids, status__in=unfinished).update(status=Game.Status.ABORTED)
-    games_settled.send(sender=Game, game_ids=ids)  # their duplicate sets may now be public
-    pagecache.bump_on_commit(pagecache.RESULTS)
+    # Their duplicate sets may now be public: statistics and page-cache tokens follow.
+    games_settled.send(sender=Game, game_ids=ids)
     return ids
