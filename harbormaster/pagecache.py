@@ -156,8 +156,9 @@ def _flush() -> None:
     for resolve in later:
         try:
             names.update(resolve())
-        except Exception:  # the names found so far still go; the TTL bounds the rest
-            log.exception("page cache: could not find the tokens to bump")
+        except Exception:  # which pages it shows is unknown: empty them all (stale is worse)
+            log.exception("page cache: could not find the tokens to bump; emptying every page")
+            names.add(EVERYTHING)
     if names:
         bump(*sorted(names))
 

@@ -273,3 +273,17 @@ def test_bumps_of_one_transaction_go_out_together_and_a_rollback_misses_none(
     with django_capture_on_commit_callbacks(execute=True):
         pagecache.bump_on_commit("d")
     assert sent[-1] == {"lost", "d"}, "a needless bump, never a missed one"
+
+
+def test_tokens_that_cannot_be_found_empty_every_page(
+    db, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    sent: list[set[str]] = []
+    monkeypatch.setattr(pagecache, "bump", lambda *names: sent.append(set(names)))
+
+    def broken() -> list[str]:
+        raise RuntimeError("the database went away after the commit")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.bump_on_commit("results", later=broken)
+    assert sent == [{"results", pagecache.EVERYTHING}]
