@@ -12,12 +12,17 @@ moves, a result is recorded or a name changes, so they are kept as one
 fragment of the page cache (``harbormaster.pagecache.fragment``), keyed on the
 bot, the query string, the day (the chart's window), its unfinished games' ply
 counts (``owner_log.log_marker``) and the ``results`` and ``people`` tokens.
-The rest -- health, alerts and the forms with the owner's CSRF token -- is
-rendered on every request, after the ownership check, which always runs.
+The bot's row and alerts, with its health facts, alerts list and webhook field
+rendered, are kept per bot (``owner_cache``) until the bot, its competitor or
+an alert is written; the ownership check reads the kept row's owner, first, on
+every request. Rendered on every request: only what is the viewer's or the
+request's -- the forms with the owner's CSRF token, the messages, the
+owner's address -- and the unfinished games' marker is read (one query).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from types import SimpleNamespace
 from urllib.parse import urlencode
 
@@ -29,25 +34,26 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from harbormaster import pagecache
 from harbormaster.throttling import ScopedRateThrottle
 
-from . import owner_stats, services, versions
-from .models import Bot, BotAlert
+from . import owner_cache, owner_stats, services, versions
+from .models import Bot
 from .owner_forms import LogFilterForm, WebhookForm
 from .owner_log import log_marker, log_page
 
-RECENT_ALERTS = 10
+NOT_YOURS = "no such bot among yours"
 
 
 def _own_bot(request: HttpRequest, bot_id: int) -> Bot:
     """The signed-in user's bot ``bot_id``; 404 for any other, exactly as for a missing one."""
     bot = Bot.objects.select_related("competitor").filter(pk=bot_id, owner=request.user).first()
     if bot is None:
-        raise Http404("no such bot among yours")
+        raise Http404(NOT_YOURS)
     return bot
 
 
@@ -55,10 +61,44 @@ def _page_url(bot: Bot, anchor: str = "") -> str:
     return reverse("botlog:log", args=[bot.pk]) + (f"#{anchor}" if anchor else "")
 
 
+@dataclass(frozen=True)
+class OwnerPage:
+    """The per-bot part of the page, kept by ``owner_cache`` until the bot or its alerts change:
+    the bot's row and its health facts, alerts and webhook field as HTML (no CSRF token, no
+    user: nothing in them is the viewer's)."""
+
+    bot: Bot
+    health: str
+    alerts: str
+    webhook_field: str
+
+
+def _owner_page(bot_id: int) -> OwnerPage | None:
+    found = owner_cache.rows(bot_id)
+    if found is None:
+        return None
+    bot, alerts = found
+    field = WebhookForm(initial={"alert_webhook_url": bot.alert_webhook_url})["alert_webhook_url"]
+    return OwnerPage(
+        bot,
+        health=render_to_string(
+            "botapi/owner_health.html",
+            {"bot": bot, "suspend_after": settings.BOT_SUSPEND_AFTER_FAULTY_GAMES},
+        ),
+        alerts=render_to_string("botapi/owner_alerts.html", {"alerts": alerts}),
+        webhook_field=format_html(
+            '<label for="{}">{}</label>\n  {}', field.id_for_label, field.label, field
+        ),
+    )
+
+
 @login_required
 @require_GET
 def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
-    bot = _own_bot(request, bot_id)  # first, on every request: the owner's alone
+    page = owner_cache.read(bot_id, lambda: _owner_page(bot_id))
+    if page is None or page.bot.owner_id != request.user.pk:  # first: the owner's alone
+        raise Http404(NOT_YOURS)
+    bot = page.bot
     key = [
         "owner-log",
         str(bot.pk),
@@ -72,11 +112,13 @@ def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
         "botapi/owner_log.html",
         {
             "bot": bot,
-            "sections": mark_safe(sections),  # rendered by our own template, escaped there
+            "page": {  # rendered by our own templates, escaped there
+                "health": mark_safe(page.health),
+                "alerts": mark_safe(page.alerts),
+                "webhook_field": mark_safe(page.webhook_field),
+            },
+            "sections": mark_safe(sections),
             "window_days": owner_stats.WINDOW_DAYS,
-            "alerts": list(BotAlert.objects.filter(bot=bot).select_related("game")[:RECENT_ALERTS]),
-            "webhook_form": WebhookForm(initial={"alert_webhook_url": bot.alert_webhook_url}),
-            "suspend_after": settings.BOT_SUSPEND_AFTER_FAULTY_GAMES,
         },
     )
 
