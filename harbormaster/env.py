@@ -164,15 +164,17 @@ def caches(environ: Mapping[str, str]) -> dict[str, Any]:
 
     The cache holds counters that must hold across every server process
     (login and API throttles), so with servers it lives in Redis, under a
-    prefix of its own beside Celery's and the channel layer's keys. The
-    embedded mode is one process, where memory is enough.
+    prefix of its own beside Celery's and the channel layer's keys, through
+    Django's Redis backend with one client per connection pool instead of one
+    per operation (``harbormaster.redis_cache``). The embedded mode is one
+    process, where memory is enough.
     """
     url = read(environ, "REDIS_URL")
     if url is None:
         return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     return {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "harbormaster.redis_cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "harbormaster-cache",
         }
