@@ -11,7 +11,9 @@ The chart, the log and the versions are the same on every view until the bot
 moves, a result is recorded or a name changes, so they are kept as one
 fragment of the page cache (``harbormaster.pagecache.fragment``), keyed on the
 bot, the query string, the day (the chart's window), its unfinished games' ply
-counts (``owner_log.log_marker``) and the ``results`` and ``people`` tokens.
+counts (``owner_log.log_marker``) and the tokens of the bot's public page
+(``pagecache_tokens.bot_page``: any game of any of its versions, a recompute,
+an event's or anyone's name).
 The bot's row and alerts, with its health facts, alerts list and webhook field
 rendered, are kept per bot (``owner_cache``) until the bot, its competitor or
 an alert is written; the ownership check reads the kept row's owner, first, on
@@ -38,7 +40,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from harbormaster import pagecache
+from harbormaster import pagecache, pagecache_tokens
 from harbormaster.throttling import ScopedRateThrottle
 
 from . import owner_cache, owner_stats, services, versions
@@ -106,7 +108,8 @@ def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
         timezone.now().date().isoformat(),
         log_marker(bot),
     ]
-    sections = pagecache.fragment(key, pagecache.PUBLIC, lambda: _sections(request, bot))
+    depends = pagecache_tokens.bot_page(None, request.user.get_username(), bot.name)  # the owner
+    sections = pagecache.fragment(key, depends, lambda: _sections(request, bot))
     return render(
         request,
         "botapi/owner_log.html",
