@@ -287,3 +287,34 @@ def test_tokens_that_cannot_be_found_empty_every_page(
     with django_capture_on_commit_callbacks(execute=True):
         pagecache.bump_on_commit("results", later=broken)
     assert sent == [{"results", pagecache.EVERYTHING}]
+
+
+def test_the_owners_log_fragment_follows_its_bots_versions_and_no_other_bot(
+    world: World, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    from botapi import owner_views
+
+    rendered: list[int] = []
+    real_sections = owner_views._sections
+    monkeypatch.setattr(
+        owner_views,
+        "_sections",
+        lambda request, bot: (rendered.append(bot.pk), real_sections(request, bot))[1],
+    )
+    owner = Client()
+    owner.force_login(world.crab2.owner)
+    log = f"/bots/{world.crab2.pk}/log/"
+
+    def sections_rendered() -> int:
+        before = len(rendered)
+        assert owner.get(log).status_code == 200
+        return len(rendered) - before
+
+    assert sections_rendered() == 1 and sections_rendered() == 0  # stored, then read
+    with django_capture_on_commit_callbacks(execute=True):
+        assert apply_game_result(world.theirs) > 0  # Uli's and Lobster's: not this bot's
+    assert sections_rendered() == 0
+    ours = finished_game([world.ana, world.crab1.competitor, world.cy], [1, 2, 3])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert apply_game_result(ours) > 0  # an older version's result: the page compares them
+    assert sections_rendered() == 1
