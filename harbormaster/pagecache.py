@@ -29,7 +29,10 @@ and the games waiting for them, so for them (on the pages that opt in:
 ``signed_in=True``, every ``@cached_page`` HTML page) only the page *around* the
 site header is stored -- the bytes before ``<header class="site-header">`` and
 after its ``</header>``, which on these pages are the same for everyone -- and
-the header is rendered afresh for each request (:func:`site_header`). A
+the header is rendered afresh for each request (:func:`site_header`). The
+content outside the header is the same for a visitor too, so a signed-in
+request is also served from the page a visitor stored (cut at the same marks);
+a visitor is never served a page a signed-in request stored. A
 response is stored only if rendering it left nothing session-dependent behind:
 a 200, no cookie, no session change, no message read or added, no
 ``Cache-Control: private/no-store``, and no CSRF token: for an anonymous page
@@ -199,12 +202,17 @@ def page_key(
 
     ``variant`` "" is the whole anonymous page; "signed-in" the parts around the header.
     """
+    return page_keys(request, names, vary, [variant])[0]
+
+
+def page_keys(
+    request: HttpRequest, names: Sequence[str], vary: Iterable[str], variants: Sequence[str]
+) -> list[str]:
+    """:func:`page_key` of each of ``variants``, the tokens read once."""
     parts = [request.method or "", request.build_absolute_uri()]
     parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
     parts += tokens([*names, EVERYTHING])
-    if variant:
-        parts.append(variant)
-    return _PAGE_PREFIX + _digest(parts)
+    return [_PAGE_PREFIX + _digest([*parts, variant] if variant else parts) for variant in variants]
 
 
 def storable(request: HttpRequest, response: HttpResponseBase) -> bool:
@@ -362,8 +370,18 @@ def _serve_signed_in(
     names: Sequence[str],
     vary: tuple[str, ...],
 ) -> HttpResponseBase:
-    key = page_key(request, names, vary, variant="signed-in")
-    stored = cache.get(key)
+    """The signed-in parts, else the anonymous page cut around its header, else a render.
+
+    The content outside the header is the same for a visitor and for anyone signed
+    in (module docstring; a test compares the two renders of every cached page),
+    so a page an anonymous request stored serves signed-in people too: on a busy
+    site most pages are stored by visitors first.
+    """
+    key, anonymous_key = page_keys(request, names, vary, ["signed-in", ""])
+    found = cache.get_many([key, anonymous_key])
+    stored = found.get(key)
+    if stored is None and anonymous_key in found:
+        stored = _cut(found[anonymous_key])
     if stored is not None:
         return _with_header(request, stored)
     response = render()
@@ -375,6 +393,16 @@ def _serve_signed_in(
 
     _after_render(response, store)
     return response
+
+
+def _cut(stored: tuple[int, list[tuple[str, str]], bytes]) -> tuple | None:
+    """A stored anonymous page as the signed-in parts ``(status, headers, before, after)``."""
+    status, headers, content = stored
+    start = content.find(HEADER_OPEN)
+    end = content.find(HEADER_CLOSE, start) if start >= 0 else -1
+    if end < 0:
+        return None
+    return status, headers, content[:start], content[end + len(HEADER_CLOSE) :]
 
 
 def cached_page(

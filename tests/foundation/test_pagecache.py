@@ -394,8 +394,7 @@ def test_a_finished_games_page_is_cached_for_everyone() -> None:
     signed_in.force_login(UserFactory(username="reader-pc"))
     first = anonymous.get(path)
     assert not hit(first) and hit(anonymous.get(path))
-    assert not hit(signed_in.get(path))
-    page = signed_in.get(path)
+    page = signed_in.get(path)  # the visitor's page, with the reader's header
     assert hit(page) and "reader-pc" in page.content.decode()
     assert "Cache-Control" not in first or "private" not in first["Cache-Control"]
 
@@ -416,3 +415,69 @@ def test_a_running_games_page_is_private_and_never_stored(db) -> None:
         page = client.get(path)
         assert page.status_code == 200 and not hit(page)
         assert "private" in page["Cache-Control"]
+
+
+@pytest.fixture
+def public_pages(db) -> tuple[list[str], list]:
+    """Every kind of ``@cached_page`` page with something on it, and who may view them.
+
+    The viewers are a stranger, the person whose page it is and the bot's owner:
+    the people most likely to be shown something of their own.
+    """
+    from people.services import ensure_person
+    from ratings.services import apply_game_result
+    from tests.factories import BotFactory, LeagueFactory
+
+    person = ensure_person(UserFactory(username="pat-pc", password=None))
+    bot = BotFactory(name="skiff", owner=UserFactory(username="olga-pc", password=None))
+    game = finished_game([person.competitor, bot.competitor, CompetitorFactory()], [1, 2, 3])
+    apply_game_result(game)
+    league = LeagueFactory()
+    paths = ["/", "/games/", "/leaderboards/", "/leaderboards/manila/", f"/games/{game.pk}/"]
+    paths += ["/people/pat-pc/", "/bots/olga-pc/skiff/", f"/leagues/{league.slug}/"]
+    viewers = [UserFactory(username="stranger-pc", password=None), person.user, bot.owner]
+    return paths, viewers
+
+
+def _around_header(content: bytes) -> tuple[bytes, bytes]:
+    start = content.index(pagecache.HEADER_OPEN)
+    end = content.index(pagecache.HEADER_CLOSE, start) + len(pagecache.HEADER_CLOSE)
+    return content[:start], content[end:]
+
+
+@override_settings(PAGECACHE_SECONDS=0)
+def test_every_cached_page_is_the_same_for_visitors_and_signed_in_people_outside_the_header(
+    public_pages,
+) -> None:
+    paths, viewers = public_pages
+    for path in paths:
+        visitor = Client().get(path)
+        assert visitor.status_code == 200, path
+        for user in viewers:
+            viewer = Client()
+            viewer.force_login(user)
+            page = viewer.get(path)
+            assert page.status_code == 200, path
+            assert user.username in page.content.decode()  # their header
+            assert _around_header(page.content) == _around_header(visitor.content), (path, user)
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_a_page_a_visitor_stored_serves_signed_in_people_with_their_own_header(
+    public_pages,
+) -> None:
+    paths, viewers = public_pages
+    for path in paths:
+        visitor = Client().get(path)
+        assert not hit(visitor) and hit(Client().get(path)), path  # stored by the visitor
+        for user in viewers:
+            viewer = Client()
+            viewer.force_login(user)
+            page = viewer.get(path)
+            assert hit(page), path
+            shown = page.content.decode()
+            assert _page_csrf_secret(shown) == _csrf_secret(viewer)  # their own sign-out form
+            with override_settings(PAGECACHE_SECONDS=0):
+                fresh = viewer.get(path)
+            unmasked = [re.sub(r'value="[^"]+"', "", p.content.decode()) for p in (page, fresh)]
+            assert unmasked[0] == unmasked[1], (path, user.username)
