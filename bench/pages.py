@@ -25,8 +25,10 @@ in" are requested by the bench person (the owner's log by the bench bot's
 owner): their header is rendered on every request, so their floor is the
 "empty page, signed in" row, printed beside the bare trivial view; a page
 that must know who asks (the owner's log) has at least the floor of "trivial
-view reading the user" (the session and the user read, no template). Not a
-test: nothing asserts a speed.
+view reading the user" (the session and the user read, no template). "Trivial
+view, one query" is what a single query by primary key adds to the trivial
+view: the floor of any page that reads the database at all. Not a test:
+nothing asserts a speed.
 """
 
 from __future__ import annotations
@@ -352,6 +354,7 @@ def pages() -> list[tuple[str, str, str]]:
         ("trivial view", "/__bench__/trivial/", ""),
         ("trivial view, signed in", "/__bench__/trivial/", SIGNED_IN),
         ("trivial view reading the user, s.i.", "/__bench__/user/", SIGNED_IN),
+        ("trivial view, one query", "/__bench__/query/", ""),
         ("empty page (base.html)", "/__bench__/empty/", ""),
         ("empty page, signed in", "/__bench__/empty/", SIGNED_IN),
         ("leaderboards overview", "/leaderboards/", ""),

@@ -17,6 +17,13 @@ def trivial_user(request: HttpRequest) -> HttpResponse:
     return HttpResponse(request.user.get_username())
 
 
+def one_query(request: HttpRequest) -> HttpResponse:
+    """The floor of a page that reads the database at all: one query by primary key."""
+    from tournaments.models import Game
+
+    return HttpResponse(str(Game.objects.filter(pk=1).values_list("engine", flat=True).first()))
+
+
 def empty(request: HttpRequest) -> HttpResponse:
     """The floor of a page: the site's base template with nothing in it."""
     return render(request, "base.html")
@@ -25,6 +32,7 @@ def empty(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("__bench__/trivial/", trivial),
     path("__bench__/user/", trivial_user),
+    path("__bench__/query/", one_query),
     path("__bench__/empty/", empty),
     path("", include("harbormaster.urls")),
 ]
