@@ -12,8 +12,9 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from stats.competitor import HeadToHead
+from stats.competitor import CompetitorGame, HeadToHead
 from stats.filters import GameFilters
+from tournaments.templatetags import game_rows
 
 register = template.Library()
 
@@ -67,3 +68,10 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
             "    </tr>\n  "
         )
     return mark_safe("".join(parts))
+
+
+@register.simple_tag
+def competitor_game_rows(rows: Iterable[CompetitorGame], me: int) -> SafeString:
+    """The competitor's games table rows: the game lists' rows (``{% game_rows %}``, written in
+    Python for the same reason) with ``me``'s seat marked and a game's event named."""
+    return mark_safe("".join(game_rows.row(row.summary, me, tournaments=True) for row in rows))
