@@ -31,3 +31,21 @@ def lines(header: Sequence[str], rows: Iterable[Sequence[object]]) -> Iterator[s
     yield writer.writerow(header)
     for row in rows:
         yield writer.writerow(row)
+
+
+def batched(lines: Iterable[str], count: int = 100) -> Iterator[str]:
+    """``lines`` joined ``count`` at a time, the same text in fewer pieces.
+
+    A ``StreamingHttpResponse`` encodes and hands on every piece it is given
+    (several calls each): one piece per line was a tenth of a 1,000-row
+    leaderboard CSV's render (cProfile). The rows are still read a chunk at a
+    time, so memory stays flat.
+    """
+    pending: list[str] = []
+    for line in lines:
+        pending.append(line)
+        if len(pending) >= count:
+            yield "".join(pending)
+            pending.clear()
+    if pending:
+        yield "".join(pending)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.urls import reverse
-
 from harbormaster import csv_text
 from ratings.models import RatingScope
 
@@ -36,7 +34,7 @@ CSV_COLUMNS = (
 
 def competitor_path(row: LeaderboardRow) -> str:
     """The competitor's page (``/competitors/<id>/`` redirects to the bot's or person's)."""
-    return reverse("stats:competitor", args=[row.competitor_id])
+    return row.url
 
 
 def record(row: LeaderboardRow) -> dict[str, Any]:
@@ -76,6 +74,7 @@ def csv_row(row: LeaderboardRow) -> list[str]:
 
 
 def csv_lines(scope: RatingScope | None, ladder: Ladder) -> Iterator[str]:
-    """The whole board as CSV, header first, read :data:`~leaderboards.EXPORT_CHUNK` at a time."""
+    """The whole board as CSV, header first, read :data:`~leaderboards.EXPORT_CHUNK` at a time
+    and handed on 100 lines at a time."""
     rows = leaderboards.every_row(scope, ladder)
-    return csv_text.lines(CSV_COLUMNS, (csv_row(row) for row in rows))
+    return csv_text.batched(csv_text.lines(CSV_COLUMNS, (csv_row(row) for row in rows)))

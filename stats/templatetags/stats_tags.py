@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote_plus
 
 from django import template
-from django.template.defaultfilters import floatformat
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from harbormaster.id_paths import id_path
+from harbormaster.numbers import decimal_separator, fixed
 from stats.competitor import CompetitorGame, HeadToHead
 from stats.filters import GameFilters
 from tournaments.templatetags import game_rows
@@ -32,8 +32,8 @@ def games_against(filters: GameFilters, row: HeadToHead) -> str:
 
 
 def _games_against_query(row: HeadToHead) -> str:
-    """What :func:`games_against` writes, without a ``QueryDict`` per row."""
-    return urlencode([("engine", row.engine), ("opponent", str(row.opponent_id))])
+    """What :func:`games_against` writes, without a ``QueryDict`` or ``urlencode`` per row."""
+    return f"engine={quote_plus(row.engine)}&opponent={int(row.opponent_id)}"
 
 
 @register.simple_tag
@@ -44,15 +44,19 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
     ``stats.competitor.OPPONENTS`` rows): through ``{% for %}`` their lookups,
     escaping and number formatting per cell were the largest part of a cold
     render under cProfile (10-15% of the page measured, within the noise).
-    Numbers still go through ``floatformat`` so they read exactly as before
+    Numbers are written by :func:`harbormaster.numbers.fixed` (the text of
+    ``floatformat``, without its ``Decimal`` parsing and localisation per call,
+    which were still a third of a cold person page's render) and the links by
+    :func:`harbormaster.id_paths.id_path`, so they read exactly as before
     (``tests/stats/test_head_to_head_rows.py`` compares the two).
     """
     parts = []
+    separator = decimal_separator()
     for row in rows:
         opponent = escape(str(row.opponent)).replace("/", "/<wbr>")
         engine = escape(row.engine_name)
-        difference = floatformat(row.score_difference, 1) or "—"
-        page = reverse("stats:competitor", args=[row.opponent_id])
+        difference = fixed(row.score_difference, 1, separator) or "—"
+        page = id_path("stats:competitor", row.opponent_id)
         parts.append(
             "\n    <tr>\n"
             f'      <td><a class="competitor" href="{page}">{opponent}</a> '
@@ -62,8 +66,8 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
             f'      <td class="num"><a href="?{escape(_games_against_query(row))}#games" '
             f'title="these games">{int(row.games)}</a></td>\n'
             f'      <td class="num">{int(row.ahead)} · {int(row.level)} · {int(row.behind)}</td>\n'
-            f'      <td class="num">{floatformat(row.my_average_rank, 2)} <span class="muted">'
-            f"({floatformat(row.their_average_rank, 2)})</span></td>\n"
+            f'      <td class="num">{fixed(row.my_average_rank, 2, separator)} <span class="muted">'
+            f"({fixed(row.their_average_rank, 2, separator)})</span></td>\n"
             f'      <td class="num wide-only">{difference}</td>\n'
             "    </tr>\n  "
         )
@@ -74,4 +78,7 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
 def competitor_game_rows(rows: Iterable[CompetitorGame], me: int) -> SafeString:
     """The competitor's games table rows: the game lists' rows (``{% game_rows %}``, written in
     Python for the same reason) with ``me``'s seat marked and a game's event named."""
-    return mark_safe("".join(game_rows.row(row.summary, me, tournaments=True) for row in rows))
+    separator = decimal_separator()
+    return mark_safe(
+        "".join(game_rows.row(row.summary, separator, me, tournaments=True) for row in rows)
+    )

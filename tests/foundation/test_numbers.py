@@ -9,9 +9,9 @@ from datetime import timezone as dt_timezone
 import pytest
 from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import floatformat
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from harbormaster.numbers import fixed, minute
+from harbormaster.numbers import decimal_separator, fixed, minute
 
 EDGES = [0, 0.0, -0.0, 1, -1, 34, 34.0, 2.675, 0.125, -0.125, 1.005, -0.004, -0.04, 0.5,
          1.5, 2.5, -2.5, 99.995, 123456.789, 1e-7, -1e-9, 1e15, 2.0000001, 1 / 3, -2 / 3,
@@ -28,6 +28,15 @@ def test_fixed_writes_what_floatformat_writes(places: int) -> None:
     values += [rng.randint(-500, 500) / rng.choice([1, 2, 3, 4, 8, 40, 200]) for _ in range(2000)]
     for value in values:
         assert fixed(value, places) == floatformat(value, places), (value, places)
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_fixed_writes_the_languages_separator(language: str) -> None:
+    with translation.override(language):
+        separator = decimal_separator()
+        for value in (2.675, -0.004, 34, 1234567.891, 1 / 3):
+            for places in PLACES:
+                assert fixed(value, places, separator) == floatformat(value, places)
 
 
 def test_fixed_writes_nothing_for_none() -> None:

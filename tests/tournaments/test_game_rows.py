@@ -80,13 +80,13 @@ def _games() -> tuple[object, list[Game]]:
     return me, made
 
 
-@pytest.mark.parametrize("zone", ["UTC", "America/St_Johns"])
-def test_game_rows_write_what_the_loop_wrote(zone: str) -> None:
+@pytest.mark.parametrize(("zone", "language"), [("UTC", "en"), ("America/St_Johns", "de")])
+def test_game_rows_write_what_the_loop_wrote(zone: str, language: str) -> None:
     _games()
     games = listings.recent_games(limit=50)
     assert len(games) == 6
     context = Context({"games": games})
-    with timezone.override(zone), translation.override("en"):
+    with timezone.override(zone), translation.override(language):
         expected = Template(LIST_LOOP).render(context)
         written = Template("{% load game_rows %}  {% game_rows games %}\n").render(context)
     assert written == expected
@@ -94,22 +94,22 @@ def test_game_rows_write_what_the_loop_wrote(zone: str) -> None:
         "(forfeited)",
         "(unrated)",
         "&lt;script&gt;",
-        ">2.68<",
-        ">7.50<",
+        ">2.68<".replace(".", "," if language == "de" else "."),
+        ">7.50<".replace(".", "," if language == "de" else "."),
         ">0<",
         "running",
     ):
         assert shown in written, shown
 
 
-@pytest.mark.parametrize("zone", ["UTC", "Europe/Amsterdam"])
-def test_competitor_game_rows_write_what_the_loop_wrote(zone: str) -> None:
+@pytest.mark.parametrize(("zone", "language"), [("UTC", "de"), ("Europe/Amsterdam", "en")])
+def test_competitor_game_rows_write_what_the_loop_wrote(zone: str, language: str) -> None:
     me, _ = _games()
     rows = game_rows(me, list(games_of(me, GameFilters())))
     assert len(rows) == 6 and any(row.game.tournament_id for row in rows)
     context = Context({"rows": rows, "me": me.pk})
     tag = "{% load stats_tags %}  {% competitor_game_rows rows me %}\n"
-    with timezone.override(zone), translation.override("en"):
+    with timezone.override(zone), translation.override(language):
         expected = Template(COMPETITOR_LOOP).render(context)
         written = Template(tag).render(context)
     assert written == expected

@@ -20,28 +20,32 @@ from django import template
 from django.utils.safestring import SafeString, mark_safe
 
 from harbormaster.id_paths import id_path
-from harbormaster.numbers import fixed, minute
+from harbormaster.numbers import decimal_separator, fixed, minute
 from tournaments.listings import GameSummary
 from tournaments.spectator import PublicSeat
 
 register = template.Library()
 
 
-def _seat(seat: PublicSeat, finished: bool, me: int | None) -> str:
+def _seat(seat: PublicSeat, finished: bool, separator: str, me: int | None) -> str:
     """One ``<li>`` of the standings: rank, name, and score and forfeit once finished."""
     mark = ' class="me"' if me is not None and seat.competitor_id == me else ""
     rank = f'<span class="rank">{escape(str(seat.rank))}.</span> ' if finished else ""
     item = f'<li{mark}>{rank}<span class="competitor">{escape(str(seat.competitor))}</span>'
     if finished:
-        item += f' <span class="score">{fixed(seat.score, -2)}</span>'
+        item += f' <span class="score">{fixed(seat.score, -2, separator)}</span>'
         if seat.forfeited:
             item += ' <span class="muted">(forfeited)</span>'
     return f"\n          {item}</li>\n        "
 
 
-def row(item: GameSummary, me: int | None = None, tournaments: bool = False) -> str:
-    """One ``<tr>``; ``me`` marks that competitor's seat (``class="me"``) and ``tournaments``
-    adds the game's event to its engine's cell, as a competitor's games list shows them."""
+def row(item: GameSummary, separator: str, me: int | None = None, tournaments: bool = False) -> str:
+    """One ``<tr>``, scores with ``separator`` (``numbers.decimal_separator``).
+
+    ``me`` marks that competitor's seat (``class="me"``) and ``tournaments``
+    adds the game's event to its engine's cell, as a competitor's games list
+    shows them.
+    """
     game = item.game
     status = escape(str(game.status))
     engine = escape(str(item.engine_name))
@@ -51,7 +55,7 @@ def row(item: GameSummary, me: int | None = None, tournaments: bool = False) -> 
         engine += f' <span class="muted">· <a href="{href}">{event}</a></span>'
     unrated = "" if game.rated else ' <span class="muted">(unrated)</span>'
     finished = item.finished
-    seats = "".join(_seat(seat, finished, me) for seat in item.standings)
+    seats = "".join(_seat(seat, finished, separator, me) for seat in item.standings)
     return (
         "\n    <tr>\n"
         f'      <td><a href="{id_path("tournaments:game", game.pk)}">#{int(game.pk)}</a></td>\n'
@@ -68,4 +72,5 @@ def row(item: GameSummary, me: int | None = None, tournaments: bool = False) -> 
 @register.simple_tag
 def game_rows(games: Iterable[GameSummary]) -> SafeString:
     """The rows of ``tournaments/_game_list.html`` (home, ``/games/``, leaderboards, leagues)."""
-    return mark_safe("".join(row(item) for item in games))
+    separator = decimal_separator()
+    return mark_safe("".join(row(item, separator) for item in games))
