@@ -75,6 +75,24 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
 
 
 @register.simple_tag
+def options(choices: Iterable[tuple[Any, Any]], chosen: Any) -> SafeString:
+    """A filter's ``<option>`` per (value, label), ``selected`` where the value is ``chosen``.
+
+    In Python because the opponent filter lists up to ``stats.competitor.OPPONENTS``
+    names: through ``{% for %}`` with an ``{% if %}`` per option it was the
+    largest loop left in a cold competitor page (cProfile). The markup the loop
+    wrote (``tests/stats/test_head_to_head_rows.py`` compares them).
+    """
+    return mark_safe(
+        "".join(
+            f'<option value="{escape(str(value))}"{" selected" if value == chosen else ""}>'
+            f"{escape(str(label))}</option>"
+            for value, label in choices
+        )
+    )
+
+
+@register.simple_tag
 def competitor_game_rows(rows: Iterable[CompetitorGame], me: int) -> SafeString:
     """The competitor's games table rows: the game lists' rows (``{% game_rows %}``, written in
     Python for the same reason) with ``me``'s seat marked and a game's event named."""

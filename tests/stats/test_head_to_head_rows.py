@@ -64,3 +64,20 @@ def test_the_tag_writes_what_the_loop_wrote(settings, language: str) -> None:
         expected = Template(LOOP).render(Context(context))
         written = Template(TAG).render(Context(context))
     assert written == expected
+
+
+OPTIONS_LOOP = (
+    '{% for pk, name in choices %}<option value="{{ pk }}"{% if chosen == pk %} selected'
+    "{% endif %}>{{ name }}</option>{% endfor %}"
+)
+
+
+@pytest.mark.parametrize("chosen", [None, 3, "manila", 999])
+def test_the_options_tag_writes_what_the_loop_wrote(chosen: object) -> None:
+    choices = [(n + 1, name) for n, name in enumerate(NAMES)]
+    choices += [("manila", "Manila"), ("a<b", "x & y"), (1234567, "big")]
+    context = Context({"choices": choices, "chosen": chosen})
+    expected = Template(OPTIONS_LOOP).render(context)
+    written = Template("{% load stats_tags %}{% options choices chosen %}").render(context)
+    assert written == expected
+    assert written.count(" selected") == (chosen in dict(choices))
