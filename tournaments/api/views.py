@@ -9,6 +9,7 @@ a game with another owner's bot is an unrated challenge).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -23,6 +24,7 @@ from rest_framework.response import Response
 
 from botapi.api.errors import Conflict
 from botapi.api.pagination import NewestFirstCursorPagination
+from botapi.api.plain_data import Representer, representer
 from botapi.capacity import BotAtCapacity
 from harbormaster import pagecache, pagecache_tokens
 from tournaments import game_export, spectator
@@ -43,6 +45,12 @@ NOT_PUBLIC = OpenApiResponse(
     description="The game's record is not public yet (`not_finished`): the game is not "
     "finished, or it belongs to a duplicate set whose other games are still being played."
 )
+
+
+@functools.cache
+def _game_representer() -> Representer:
+    """What ``GameSerializer(record).data`` holds, built once (``botapi.api.plain_data``)."""
+    return representer(s.GameSerializer)
 
 
 def games_queryset() -> QuerySet[Game]:
@@ -107,8 +115,10 @@ class GameViewSet(
 
     def _list_page(self) -> Response:
         page = self.paginate_queryset(self.get_queryset())
-        records = [spectator.game_record(game, with_moves=False) for game in page]
-        return self.get_paginated_response(s.GameSerializer(records, many=True).data)
+        write = _game_representer()  # GameSerializer's data, without DRF's per-record machinery
+        return self.get_paginated_response(
+            [write(spectator.game_record(game, with_moves=False)) for game in page]
+        )
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
