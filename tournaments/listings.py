@@ -52,9 +52,16 @@ def engine_name(slug: str) -> str:
         return slug
 
 
+def games_with_results() -> QuerySet[Game]:
+    """Games with their outcome and whether their duplicate set is open, seats not read: for
+    lists, which read a page's seats as rows (``spectator.attach_seat_rows``) once it is cut."""
+    return spectator.annotate_set_open(Game.objects.select_related("outcome"))
+
+
 def listed_games(engine: str | None = None) -> QuerySet[Game]:
-    """Listed games with seats and results (unlisted local test games left out), unordered."""
-    games = games_with_seats().filter(listed=True)
+    """Listed games with results (unlisted local test games left out), unordered; their seats
+    are read by :func:`games_page`."""
+    games = games_with_results().filter(listed=True)
     if engine is not None:
         games = games.filter(engine=engine)
     return games
@@ -77,9 +84,10 @@ class GameList:
 def games_page(
     games: QuerySet[Game], before: game_cursor.Cursor | None = None, size: int = 20
 ) -> GameList:
-    """``size`` of ``games`` newest first after ``before``: two queries, whatever the depth."""
+    """``size`` of ``games`` newest first after ``before``: two queries, whatever the depth
+    (the games, then their seats as rows)."""
     window = game_cursor.newest(games, before, size)
-    return GameList(summaries(window.games), window.older)
+    return GameList(summaries(spectator.attach_seat_rows(window.games)), window.older)
 
 
 def recent_games(limit: int = 20, engine: str | None = None) -> list[GameSummary]:

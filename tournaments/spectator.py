@@ -153,6 +153,50 @@ def outcome_of(game: Game) -> dict[str, list] | None:
     return {"scores": outcome.scores, "ranks": outcome.ranks}
 
 
+SEAT_ROWS = "public_seat_rows"
+"""Attribute name (see :func:`attach_seat_rows`) of a game's seats read as plain rows."""
+
+SeatRow = tuple[int, int, str, str, bool, bool]
+"""A seat as :func:`attach_seat_rows` reads it: position, competitor id, name, kind, forfeited,
+substituted."""
+
+
+def attach_seat_rows(games: list[Game]) -> list[Game]:
+    """``games`` (read), each with its seats as :data:`SeatRow` tuples: one query for them all.
+
+    For lists of games (home, ``/games/``, the games API): the seats prefetched
+    as ``Seat`` and ``Competitor`` objects were three of every four objects a
+    50-game page built, and the largest part of a cold render left (cProfile);
+    :func:`public_seats` reads the rows instead, and gives the same seats.
+    """
+    rows: dict[int, list[SeatRow]] = {game.pk: [] for game in games}
+    if rows:
+        found = (
+            Seat.objects.filter(game_id__in=list(rows))
+            .order_by("game_id", "position")
+            .values_list("game_id", "position", "competitor_id", "competitor__name",
+                         "competitor__kind", "forfeited", "substituted")
+        )  # fmt: skip
+        for game_id, *seat in found:
+            rows[game_id].append(tuple(seat))
+    for game in games:
+        setattr(game, SEAT_ROWS, rows[game.pk])
+    return games
+
+
+def _seat_rows(game: Game) -> list[SeatRow]:
+    """The game's seats in position order: attached rows, else its (prefetched) ``seats``."""
+    attached = getattr(game, SEAT_ROWS, None)
+    if attached is not None:
+        return attached
+    seats: list[Seat] = sorted(game.seats.all(), key=lambda seat: seat.position)
+    return [
+        (s.position, s.competitor_id, s.competitor.name, s.competitor.kind, s.forfeited,
+         s.substituted)
+        for s in seats
+    ]  # fmt: skip
+
+
 def public_seats(game: Game) -> list[PublicSeat]:
     """The seats in position order; forfeits, ranks and scores only once finished.
 
@@ -161,19 +205,18 @@ def public_seats(game: Game) -> list[PublicSeat]:
     is playing a seat is no secret.
     """
     outcome = outcome_of(game)
-    seats: list[Seat] = sorted(game.seats.all(), key=lambda seat: seat.position)
     return [
         PublicSeat(
-            position=seat.position,
-            competitor_id=seat.competitor_id,
-            competitor=seat.competitor.name,
-            kind=seat.competitor.kind,
-            forfeited=seat.forfeited if outcome is not None else None,
-            rank=outcome["ranks"][seat.position] if outcome is not None else None,
-            score=outcome["scores"][seat.position] if outcome is not None else None,
-            substituted=seat.substituted,
+            position=position,
+            competitor_id=competitor_id,
+            competitor=name,
+            kind=kind,
+            forfeited=forfeited if outcome is not None else None,
+            rank=outcome["ranks"][position] if outcome is not None else None,
+            score=outcome["scores"][position] if outcome is not None else None,
+            substituted=substituted,
         )
-        for seat in seats
+        for position, competitor_id, name, kind, forfeited, substituted in _seat_rows(game)
     ]
 
 

@@ -115,3 +115,16 @@ def test_competitor_game_rows_write_what_the_loop_wrote(zone: str, language: str
     assert written == expected
     assert written.count('class="me"') == 6
     assert "Cup &lt;&amp;&gt; &quot;one&quot;" in written
+
+
+def test_seats_read_as_rows_are_the_prefetched_seats() -> None:
+    from tournaments import spectator
+
+    _games()
+    prefetched = list(listings.games_with_seats().order_by("id"))
+    rows = spectator.attach_seat_rows(list(listings.games_with_results().order_by("id")))
+    assert len(rows) == len(prefetched) == 6
+    for with_objects, with_rows in zip(prefetched, rows, strict=True):
+        assert spectator.public_seats(with_rows) == spectator.public_seats(with_objects)
+    assert any(seat.substituted for game in rows for seat in spectator.public_seats(game))
+    assert spectator.attach_seat_rows([]) == []

@@ -102,19 +102,20 @@ class GameViewSet(
         return [AllowAny()]
 
     def get_queryset(self) -> QuerySet[Game]:
-        games = games_queryset().order_by("-created_at", "-id")
-        if self.action == "list":  # local test games (manage.py play) are not listed
-            query = s.GameFilterSerializer(data=self.request.query_params)
-            query.is_valid(raise_exception=True)
-            games = games.filter(listed=True, **query.validated_data)
-        return games
+        if self.action != "list":
+            return games_queryset().order_by("-created_at", "-id")
+        # Local test games (manage.py play) are not listed; a page's seats are read as rows.
+        query = s.GameFilterSerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        games = Game.objects.select_related("outcome").order_by("-created_at", "-id")
+        return games.filter(listed=True, **query.validated_data)
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         # Cached after DRF's authentication: an anonymous caller's page, by query and Accept.
         return pagecache.serve(request, self._list_page, pagecache_tokens.lists(), vary=("Accept",))
 
     def _list_page(self) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
+        page = spectator.attach_seat_rows(list(self.paginate_queryset(self.get_queryset())))
         write = _game_representer()  # GameSerializer's data, without DRF's per-record machinery
         return self.get_paginated_response(
             [write(spectator.game_record(game, with_moves=False)) for game in page]
