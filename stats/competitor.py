@@ -300,10 +300,13 @@ def head_to_head(competitor: Competitor, limit: int = OPPONENTS) -> list[HeadToH
 
 # -------------------------------------------------------------------- games
 def games_of(competitor: Competitor, filters: GameFilters) -> QuerySet[Game]:
-    """The competitor's listed games, newest first, narrowed by ``filters`` (cursor included)."""
+    """The competitor's listed games, newest first, narrowed by ``filters`` (cursor included);
+    :func:`game_rows` reads a page's seats."""
     holds = Seat.objects.filter(game=OuterRef("pk"), competitor=competitor)
     games = (
-        listings.games_with_seats().select_related("tournament").filter(Exists(holds), listed=True)
+        listings.games_with_results()
+        .select_related("tournament")
+        .filter(Exists(holds), listed=True)
     )
     if filters.engine is not None:
         games = games.filter(engine=filters.engine)
@@ -336,8 +339,10 @@ class CompetitorGame:
 
 
 def game_rows(competitor: Competitor, games: list[Game]) -> list[CompetitorGame]:
+    """The list's rows for a page of :func:`games_of`: their seats read as rows in one query
+    (``spectator.attach_seat_rows``)."""
     rows = []
-    for game in games:
+    for game in spectator.attach_seat_rows(list(games)):
         seats = spectator.public_seats(game)
         mine = next((s for s in seats if s.competitor_id == competitor.pk), None)
         rows.append(
