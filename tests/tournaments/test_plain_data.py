@@ -57,3 +57,19 @@ def test_a_field_reading_another_key_is_refused() -> None:
 
     with pytest.raises(ValueError, match=r"Renamed\.name"):
         representer(Renamed)
+
+
+def test_the_leaderboard_rows_are_what_the_serializer_wrote() -> None:
+    from ratings.scopes import global_scope
+    from tests.tournaments.ladders import ladder
+    from tournaments import leaderboard_export, leaderboards
+    from tournaments.api.leaderboards import LeaderboardRowSerializer
+
+    ladder("manila", [10.0, 2.5, -0.004, 0.0], games=3)
+    write = representer(LeaderboardRowSerializer)
+    for system in ("trueskill", "elo"):
+        rows = leaderboards.every_row(global_scope("manila"), leaderboards.Ladder(system))
+        records = [leaderboard_export.record(row) for row in rows]
+        expected = LeaderboardRowSerializer(records, many=True).data
+        assert [write(record) for record in records] == expected
+        assert len(expected) == 4

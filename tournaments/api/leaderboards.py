@@ -15,6 +15,7 @@ JSON whatever format was asked.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.http import StreamingHttpResponse
@@ -27,6 +28,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from botapi.api.plain_data import Representer, representer
 from botapi.api.serializers import QuerySerializer
 from botapi.models import engine_slugs
 from harbormaster import pagecache, pagecache_tokens
@@ -89,6 +91,13 @@ class LeaderboardRowSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="The competitor's page (a path on this site).")
 
 
+@functools.cache
+def _row_representer() -> Representer:
+    """What ``LeaderboardRowSerializer(record).data`` holds, built once
+    (``botapi.api.plain_data``)."""
+    return representer(LeaderboardRowSerializer)
+
+
 def _description(what: str) -> str:
     return (
         f"{what}, ranked in `system` (TrueSkill and OpenSkill by the conservative score "
@@ -135,8 +144,8 @@ class _LeaderboardView(GenericAPIView):
             )
             return response
         page = self.paginate_queryset(leaderboards.pageable(scope, ladder))
-        records = [leaderboard_export.record(row) for row in page]
-        return self.get_paginated_response(LeaderboardRowSerializer(records, many=True).data)
+        write = _row_representer()  # the serializer's data, without DRF's per-row machinery
+        return self.get_paginated_response([write(leaderboard_export.record(row)) for row in page])
 
     def cached(self, request: Request, answer: Any, names: list[str]) -> Any:
         """An anonymous caller's answer from the page cache (by query string and ``Accept``,
