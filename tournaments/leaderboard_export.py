@@ -9,10 +9,11 @@ page's path. Names a spreadsheet would run as a formula are written as text
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from harbormaster import csv_text
+from harbormaster.id_paths import id_paths
 from ratings.models import RatingScope
 
 from . import leaderboards
@@ -58,7 +59,9 @@ def _number(value: float | None) -> str:
     return "" if value is None else repr(float(value))
 
 
-def csv_row(row: LeaderboardRow) -> list[str]:
+def csv_row(row: LeaderboardRow, path: Callable[[int], str] | None = None) -> list[str]:
+    """One CSV row; ``path`` writes the competitor's page from its id (``id_paths``, looked up
+    once per export), :func:`competitor_path` when not given."""
     return [
         str(row.rank),
         str(row.competitor_id),
@@ -69,7 +72,7 @@ def csv_row(row: LeaderboardRow) -> list[str]:
         _number(row.value),
         _number(row.sigma),
         _number(row.score),
-        competitor_path(row),
+        path(row.competitor_id) if path is not None else competitor_path(row),
     ]
 
 
@@ -77,4 +80,5 @@ def csv_lines(scope: RatingScope | None, ladder: Ladder) -> Iterator[str]:
     """The whole board as CSV, header first, read :data:`~leaderboards.EXPORT_CHUNK` at a time
     and handed on 100 lines at a time."""
     rows = leaderboards.every_row(scope, ladder)
-    return csv_text.batched(csv_text.lines(CSV_COLUMNS, (csv_row(row) for row in rows)))
+    path = id_paths("stats:competitor")
+    return csv_text.batched(csv_text.lines(CSV_COLUMNS, (csv_row(row, path) for row in rows)))

@@ -10,7 +10,7 @@ from urllib.parse import quote_plus
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from harbormaster.id_paths import id_path
+from harbormaster.id_paths import id_paths
 from harbormaster.numbers import decimal_separator, fixed
 from stats.competitor import CompetitorGame, HeadToHead
 from stats.filters import GameFilters
@@ -47,16 +47,17 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
     Numbers are written by :func:`harbormaster.numbers.fixed` (the text of
     ``floatformat``, without its ``Decimal`` parsing and localisation per call,
     which were still a third of a cold person page's render) and the links by
-    :func:`harbormaster.id_paths.id_path`, so they read exactly as before
+    :func:`harbormaster.id_paths.id_paths`, so they read exactly as before
     (``tests/stats/test_head_to_head_rows.py`` compares the two).
     """
     parts = []
     separator = decimal_separator()
+    competitor_path = id_paths("stats:competitor")
     for row in rows:
         opponent = escape(str(row.opponent)).replace("/", "/<wbr>")
         engine = escape(row.engine_name)
         difference = fixed(row.score_difference, 1, separator) or "—"
-        page = id_path("stats:competitor", row.opponent_id)
+        page = competitor_path(row.opponent_id)
         parts.append(
             "\n    <tr>\n"
             f'      <td><a class="competitor" href="{page}">{opponent}</a> '
@@ -96,7 +97,9 @@ def options(choices: Iterable[tuple[Any, Any]], chosen: Any) -> SafeString:
 def competitor_game_rows(rows: Iterable[CompetitorGame], me: int) -> SafeString:
     """The competitor's games table rows: the game lists' rows (``{% game_rows %}``, written in
     Python for the same reason) with ``me``'s seat marked and a game's event named."""
-    separator = decimal_separator()
+    separator, paths = decimal_separator(), game_rows.paths_now()
     return mark_safe(
-        "".join(game_rows.row(row.summary, separator, me, tournaments=True) for row in rows)
+        "".join(
+            game_rows.row(row.summary, separator, me, tournaments=True, paths=paths) for row in rows
+        )
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import get_script_prefix, reverse, set_script_prefix
 
-from harbormaster.id_paths import id_path
+from harbormaster.id_paths import id_path, id_paths
 
 NAMES = ["stats:competitor", "tournaments:game", "tournaments:tournament"]
 
@@ -26,3 +26,10 @@ def test_each_script_prefix_gets_its_own_path() -> None:
         set_script_prefix(before)
     assert mounted.startswith("/harbor/")
     assert id_path("tournaments:game", 5) == reverse("tournaments:game", args=[5])
+
+
+def test_id_paths_gives_the_same_paths() -> None:
+    game_path = id_paths("tournaments:game")
+    assert [game_path(pk) for pk in (1, 42, 10**9)] == [
+        reverse("tournaments:game", args=[pk]) for pk in (1, 42, 10**9)
+    ]

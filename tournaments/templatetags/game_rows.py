@@ -13,18 +13,31 @@ does, and numbers and dates are written by :mod:`harbormaster.numbers`, as
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
+from typing import NamedTuple
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from harbormaster.id_paths import id_path
+from harbormaster.id_paths import id_paths
 from harbormaster.numbers import decimal_separator, fixed, minute
 from tournaments.listings import GameSummary
 from tournaments.spectator import PublicSeat
 
 register = template.Library()
+
+
+class Paths(NamedTuple):
+    """The links of a row: a game's page and an event's page, by id."""
+
+    game: Callable[[int], str]
+    tournament: Callable[[int], str]
+
+
+def paths_now() -> Paths:
+    """The rows' links for this request's URLconf and script prefix, looked up once."""
+    return Paths(id_paths("tournaments:game"), id_paths("tournaments:tournament"))
 
 
 def _seat(seat: PublicSeat, finished: bool, separator: str, me: int | None) -> str:
@@ -39,26 +52,33 @@ def _seat(seat: PublicSeat, finished: bool, separator: str, me: int | None) -> s
     return f"\n          {item}</li>\n        "
 
 
-def row(item: GameSummary, separator: str, me: int | None = None, tournaments: bool = False) -> str:
+def row(
+    item: GameSummary,
+    separator: str,
+    me: int | None = None,
+    tournaments: bool = False,
+    paths: Paths | None = None,
+) -> str:
     """One ``<tr>``, scores with ``separator`` (``numbers.decimal_separator``).
 
     ``me`` marks that competitor's seat (``class="me"``) and ``tournaments``
     adds the game's event to its engine's cell, as a competitor's games list
-    shows them.
+    shows them. ``paths``: :func:`paths_now`, looked up when not given.
     """
+    paths = paths or paths_now()
     game = item.game
     status = escape(str(game.status))
     engine = escape(str(item.engine_name))
     if tournaments and game.tournament_id:
         event = escape(str(game.tournament.name))
-        href = id_path("tournaments:tournament", game.tournament_id)
+        href = paths.tournament(game.tournament_id)
         engine += f' <span class="muted">· <a href="{href}">{event}</a></span>'
     unrated = "" if game.rated else ' <span class="muted">(unrated)</span>'
     finished = item.finished
     seats = "".join(_seat(seat, finished, separator, me) for seat in item.standings)
     return (
         "\n    <tr>\n"
-        f'      <td><a href="{id_path("tournaments:game", game.pk)}">#{int(game.pk)}</a></td>\n'
+        f'      <td><a href="{paths.game(game.pk)}">#{int(game.pk)}</a></td>\n'
         f"      <td>{engine}</td>\n"
         f'      <td><span class="status status-{status}">{status}</span>{unrated}</td>\n'
         '      <td class="players">\n'
@@ -72,5 +92,5 @@ def row(item: GameSummary, separator: str, me: int | None = None, tournaments: b
 @register.simple_tag
 def game_rows(games: Iterable[GameSummary]) -> SafeString:
     """The rows of ``tournaments/_game_list.html`` (home, ``/games/``, leaderboards, leagues)."""
-    separator = decimal_separator()
-    return mark_safe("".join(row(item, separator) for item in games))
+    separator, paths = decimal_separator(), paths_now()
+    return mark_safe("".join(row(item, separator, paths=paths) for item in games))

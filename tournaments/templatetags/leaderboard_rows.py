@@ -16,14 +16,16 @@ from html import escape
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from harbormaster.id_paths import id_paths
 from tournaments.ladder_pages import Board
 from tournaments.leaderboards import LeaderboardRow
 
 register = template.Library()
 
 
-def _row(row: LeaderboardRow, bayesian: bool, tag: str) -> str:
-    """One entry; ``tag`` is the provisional mark this board writes after a provisional name."""
+def _row(row: LeaderboardRow, bayesian: bool, tag: str, url: str) -> str:
+    """One entry, linking to ``url``; ``tag`` is the provisional mark this board writes after a
+    provisional name."""
     name = escape(str(row.competitor)).replace("/", "/<wbr>")  # as the ``breakable`` filter
     numbers = f"      <td>{row.score_text}</td>\n      "
     if bayesian:
@@ -35,7 +37,7 @@ def _row(row: LeaderboardRow, bayesian: bool, tag: str) -> str:
     return (
         f"\n    <tr{mark}>\n"
         f"      <td>{int(row.rank)}</td>\n"
-        f'      <td><a class="competitor" href="{escape(row.url)}">{name}</a> '
+        f'      <td><a class="competitor" href="{escape(url)}">{name}</a> '
         f'<span class="muted wide-only">({escape(str(row.kind))})</span>'
         f"{tag if row.provisional else ''}</td>\n"
         f"{numbers}<td>{int(row.games)}</td>\n"
@@ -50,5 +52,7 @@ def leaderboard_rows(board: Board) -> SafeString:
         ' <span class="tag" title="fewer than '
         f'{escape(str(board.provisional_games))} rated games">provisional</span>'
     )
-    bayesian = board.ladder.bayesian
-    return mark_safe("".join(_row(row, bayesian, tag) for row in board.rows))
+    bayesian, path = board.ladder.bayesian, id_paths("stats:competitor")  # ``row.url``, once
+    return mark_safe(
+        "".join(_row(row, bayesian, tag, path(row.competitor_id)) for row in board.rows)
+    )
