@@ -157,3 +157,21 @@ def test_the_order_ratings_were_applied_survives_a_recompute() -> None:
     points = drawn(me, 3)
     assert [(n, g) for n, g, _ in points] == [(5, games[3].pk), (6, games[4].pk), (7, live.pk)]
     assert [(g, v) for _, g, v in points] == applied(me)[-3:]
+
+
+def test_each_point_carries_its_games_finished_at_to_the_microsecond() -> None:
+    me = CompetitorFactory()
+    rivals = [CompetitorFactory() for _ in range(3)]
+    games = play(me, rivals, 4)
+    settle([game.pk for game in games])
+    moments = [timezone.now() - timedelta(days=400, microseconds=123_457), None]
+    Game.objects.filter(pk=games[0].pk).update(finished_at=moments[0])
+    Game.objects.filter(pk=games[1].pk).update(finished_at=moments[1])
+    expected = dict(
+        Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", "finished_at")
+    )
+    rows = history.latest_changes(me.pk, 10)
+    assert {row.game_id: row.finished_at for row in rows} == expected
+    assert expected[games[0].pk] == moments[0] and expected[games[1].pk] is None
+    shown = [row.finished_at for row in rows if row.finished_at is not None]
+    assert all(moment.utcoffset() == timedelta(0) for moment in shown)
