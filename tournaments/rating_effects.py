@@ -1,10 +1,11 @@
 """What one game did to its players' ratings, per seat, for the game page's results table.
 
 The numbers are the game's ``RatingChange`` rows, read in one query whatever
-the number of seats, scopes and systems: the engine's global ladder and, when
-the game belongs to a league, the league's. Nothing is recomputed here: the
-page shows exactly what the ledger recorded, so it can be checked against the
-leaderboard. A seat without changes says why in words ("unrated: ...").
+the number of seats, scopes and systems (as plain rows: ``game_page_reads``):
+the engine's global ladder and, when the game belongs to a league, the league's.
+Nothing is recomputed here: the page shows exactly what the ledger recorded, so
+it can be checked against the leaderboard. A seat without changes says why in
+words ("unrated: ...").
 
 Shown only once the game's record is public (``spectator.is_public``): a
 finished game of a duplicate set still being played has changed ratings
@@ -15,12 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q
-
-from ratings.models import RatingChange, RatingScope
+from ratings.models import RatingScope
 from ratings.systems import get_system
 
-from . import spectator
+from . import game_page_reads, spectator
+from .game_page_reads import ChangeRow
 from .models import Game
 
 SYSTEM_ORDER = ("elo", "trueskill", "openskill")
@@ -144,68 +144,56 @@ def signed(value: float, places: int) -> str:
     return f"{'+' if value > 0 else '-'}{text}"
 
 
-def game_ratings(game: Game, seats: list[spectator.PublicSeat]) -> GameRatings | None:
+def game_ratings(
+    game: Game, seats: list[spectator.PublicSeat], withdrawn: frozenset[int] = frozenset()
+) -> GameRatings | None:
     """The results table of ``game`` (None until its record is public): one query.
 
-    ``seats`` are the page's public seats; ``game.seats`` should be prefetched
-    (the page's ``listings.games_with_seats`` does), for the withdrawn flags.
+    ``seats`` are the page's public seats and ``withdrawn`` the positions of
+    those that withdrew (``game_page_reads.seat_rows`` reads both).
     """
     if not spectator.is_public(game):
         return None
-    changes = _changes(game)
+    changes = game_page_reads.change_rows(game.pk, game.engine, game.league_id)
     columns = _columns(changes)
     index = {column.scope_id: i for i, column in enumerate(columns)}
     by_seat: dict[int, list[Cell]] = {}
     for change in sorted(changes, key=_system_order):
         cells = by_seat.setdefault(change.competitor_id, [Cell(c, []) for c in columns])
         cells[index[change.scope_id]].changes.append(_system_change(change))
-    rows_by_position = {seat.position: seat for seat in game.seats.all()}
     held = [seat.competitor_id for seat in seats]
     rows = []
     for seat in seats:
-        row = rows_by_position.get(seat.position)
-        withdrawn = bool(row and row.withdrawn)
+        left = seat.position in withdrawn
         cells = by_seat.get(seat.competitor_id)
-        if cells is not None and not withdrawn:
-            rows.append(SeatRatings(seat, withdrawn, cells))
+        if cells is not None and not left:
+            rows.append(SeatRatings(seat, left, cells))
         else:
-            reason = _unrated_reason(game, withdrawn, held.count(seat.competitor_id) > 1)
-            rows.append(SeatRatings(seat, withdrawn, unrated=reason))
+            reason = _unrated_reason(game, left, held.count(seat.competitor_id) > 1)
+            rows.append(SeatRatings(seat, left, unrated=reason))
     return GameRatings(columns, rows)
 
 
-def _changes(game: Game) -> list[RatingChange]:
-    """The game's changes in its engine's global scope and its league's: the one query."""
-    scopes = Q(scope__kind=RatingScope.Kind.GLOBAL, scope__engine=game.engine)
-    if game.league_id is not None:
-        scopes |= Q(scope__kind=RatingScope.Kind.LEAGUE, scope__league_id=game.league_id)
-    return list(
-        RatingChange.objects.filter(scopes, game_id=game.pk)
-        .select_related("scope__league")
-        .order_by("scope__kind", "scope_id", "id")
-    )
-
-
-def _columns(changes: list[RatingChange]) -> list[ScopeColumn]:
+def _columns(changes: list[ChangeRow]) -> list[ScopeColumn]:
     """The scopes present, the global ladder first."""
     seen: dict[int, ScopeColumn] = {}
     for change in changes:
-        scope = change.scope
-        if scope.pk in seen:
+        if change.scope_id in seen:
             continue
-        if scope.kind == RatingScope.Kind.LEAGUE and scope.league is not None:
-            seen[scope.pk] = ScopeColumn(scope.pk, f"League: {scope.league.name}", True)
+        if change.scope_kind == RatingScope.Kind.LEAGUE and change.league_name is not None:
+            label = f"League: {change.league_name}"
+            seen[change.scope_id] = ScopeColumn(change.scope_id, label, True)
         else:
-            seen[scope.pk] = ScopeColumn(scope.pk, "Global ladder", False)
+            seen[change.scope_id] = ScopeColumn(change.scope_id, "Global ladder", False)
     return sorted(seen.values(), key=lambda column: (column.league, column.scope_id))
 
 
-def _system_order(change: RatingChange) -> tuple[int, str]:
+def _system_order(change: ChangeRow) -> tuple[int, str]:
     known = change.system in SYSTEM_ORDER
     return (SYSTEM_ORDER.index(change.system) if known else len(SYSTEM_ORDER), change.system)
 
 
-def _system_change(change: RatingChange) -> SystemChange:
+def _system_change(change: ChangeRow) -> SystemChange:
     """A change row as leaderboard scores: Elo itself, or mu - 3 sigma through the system."""
     if change.before_sigma is None or change.after_sigma is None:
         before, after = change.before_value, change.after_value

@@ -19,6 +19,7 @@ from harbormaster.pagecache import cached_page
 
 from . import (
     game_cursor,
+    game_page_reads,
     ladder_pages,
     ladder_params,
     listings,
@@ -49,7 +50,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     ply (moves bump nothing) and shows a seat holder their own seat, so it is marked
     ``private`` and never stored.
     """
-    game = get_object_or_404(listings.games_with_seats(), pk=pk)
+    game = get_object_or_404(listings.games_with_results(), pk=pk)
+    withdrawn = game_page_reads.attach_seats(game)
     seats = spectator.public_seats(game)
     names = {seat.position: seat.competitor for seat in seats}
     rules = engines.get(game.engine)
@@ -88,7 +90,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "seats": seats,
             "seed": spectator.visible_seed(game),
             "finished": public,
-            "ratings": rating_effects.game_ratings(game, seats),
+            "ratings": rating_effects.game_ratings(game, seats, withdrawn),
             "board": board,
             "plies": plies,
             "ply_count": len(every_ply),
