@@ -29,7 +29,7 @@ import json
 import logging
 from dataclasses import dataclass
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q, QuerySet
 
 import engines
@@ -85,14 +85,21 @@ def store(game: Game, record: Record, checkpoints: dict[int, engines.State]) -> 
 
 
 def stored(game: Game) -> Record | None:
-    """``game``'s stored record if there is one for the server's rules (one query)."""
+    """``game``'s stored record if there is one for the server's rules (one query).
+
+    Read through a cursor: the same row as ``GameRecord.objects.filter(...).values_list``,
+    which cost a cold game page more CPU in building and compiling the query than in
+    reading a short game's record (cProfile of ``/games/<id>/``, issue #17).
+    """
     version = engines.get(game.engine).version
-    row = (
-        GameRecord.objects.filter(game_id=game.pk, rules_version=version)
-        .values_list("plies", "replayable")
-        .first()
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_STORED.format(table=connection.ops.quote_name(GameRecord._meta.db_table)),
+                       [game.pk, version])  # fmt: skip
+        row = cursor.fetchone()
     return Record(json.loads(row[0]), row[1]) if row is not None else None
+
+
+_STORED = "SELECT plies, replayable FROM {table} WHERE game_id = %s AND rules_version = %s"
 
 
 def finished_record(game: Game) -> Record:
