@@ -53,16 +53,22 @@ class PlayMixin:
 
     # ================================================================= apply
     def _apply(self: GrogState, seat: int, action: dict[str, Any]) -> None:
-        kind = action["type"]
         if seat == CHANCE:
             self._apply_chance(action)
         elif self.returns:
             self._return_objective(seat, action["card"])
             self.returns.pop(0)
         else:
-            _DO[kind](self, seat, action)
-        if self.queue or self.returns or self.stage in _AUTO:
-            self._settle()  # else nothing runs by itself: a decision in its stage is next
+            _DO[action["type"]](self, seat, action)
+        # ``_settle`` only runs what needs no decision; skip the call when it would find
+        # nothing: chance's next event is not a draw (a die, a cloud, a ship: four rolls
+        # in five), an objective return is pending, or the stage waits for a decision.
+        queue = self.queue
+        if queue:
+            if queue[0][0] == "draw":
+                self._settle()
+        elif not self.returns and self.stage in _AUTO:
+            self._settle()
 
     def _apply_chance(self: GrogState, action: dict[str, Any]) -> None:
         task = self.queue.pop(0)
@@ -179,12 +185,11 @@ class PlayMixin:
             self.actor = self.bidder
             self.revealed = 0
             self.events.append({"type": "won_auction", "seat": self.bidder, "bid": self.bid_total})
-        else:
-            seat = self.actor
-            for step in range(1, self.num_players + 1):
-                nxt = (seat + step) % self.num_players
-                if self.active[nxt]:
-                    break
+        else:  # the next seat still bidding after the actor (there is one: ``left`` > 0)
+            n = self.num_players
+            nxt = (self.actor + 1) % n
+            while not active[nxt]:
+                nxt = (nxt + 1) % n
             self._begin_turn(nxt)
         return True
 
@@ -207,18 +212,20 @@ class PlayMixin:
         self.committed = True
 
     def _do_bid(self: GrogState, seat: int, action: dict[str, Any]) -> None:
-        self.bid = list(self.draft)
-        self.bid_total = sum(self.dice[c] for c in self.bid)
-        self.bidder = seat
+        # One loop over the draft (at most five dice) for the total and the colours' names:
+        # a generator for sum() and a comprehension cost more than the work on so few items.
+        self.bid = draft = self.draft
         self.draft = []
+        dice = self.dice
+        total = 0
+        names = []
+        for c in draft:
+            total += dice[c]
+            names.append(COLOURS[c])
+        self.bid_total = total
+        self.bidder = seat
         self.events.append(
-            {
-                "type": "bid",
-                "seat": seat,
-                "dice": [COLOURS[c] for c in self.bid],
-                "total": self.bid_total,
-                "hold": self.holding,
-            }
+            {"type": "bid", "seat": seat, "dice": names, "total": total, "hold": self.holding}
         )
         self.stage = "next_turn"
 
