@@ -49,27 +49,20 @@ def following_sums(faces: tuple[int, ...]) -> dict[int, int]:
     }
 
 
-def flexible_sums(values: list[int], flexible: Iterable[int]) -> int:
-    """Subset sums when the dice at the ``flexible`` indices may show any face.
+def any_face(mask: int) -> int:
+    """``mask`` plus one more die that may show any face or stay off the bid (adds 0..6).
 
-    Used before placing dice, while "set die" parrot cards can still change faces.
+    Minkowski sums commute, so a die whose face a parrot card may still set
+    can be added after all the fixed ones: see ``LegalMixin._parrot_options``.
     """
-    free = set(flexible)
-    mask = 1
-    for index, value in enumerate(values):
-        if index in free:
-            if DIE_FACES == 6:  # any of 0..6 added, by doubling: {0,1}, {0..3}, {0..6}
-                mask |= mask << 1
-                mask |= mask << 2
-                mask |= mask << 3
-            else:
-                grown = mask
-                for shift in _ANY_FACE_SHIFTS:
-                    grown |= mask << shift
-                mask = grown
-        else:
-            mask |= mask << value
-    return mask
+    if DIE_FACES == 6:  # any of 0..6 added, by doubling: {0,1}, {0..3}, {0..6}
+        mask |= mask << 1
+        mask |= mask << 2
+        return mask | mask << 3
+    grown = mask
+    for shift in _ANY_FACE_SHIFTS:
+        grown |= mask << shift
+    return grown
 
 
 def bid_window(current: int, capital: int, holding: bool) -> int:

@@ -12,14 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from engines import CHANCE
 
-from .bidding import (
-    bid_window,
-    can_bid_fixed,
-    flexible_sums,
-    following_sums,
-    subset_sums,
-    window,
-)
+from .bidding import any_face, bid_window, can_bid_fixed, following_sums, window
 from .data import (
     BUILDING_COST,
     BUILDING_IDS,
@@ -34,7 +27,7 @@ from .data import (
     SUBSTITUTE,
     TREASURE_MAX,
 )
-from .trading import capacity, unit_actions
+from .trading import unit_actions
 
 if TYPE_CHECKING:
     from .state import GrogState
@@ -50,6 +43,7 @@ _FACES: tuple[int, ...] = tuple(range(1, DIE_FACES + 1))
 _SET_DIE: tuple[dict[int, Action], ...] = tuple(
     {v: {"type": "parrot", "card": card, "value": v} for v in _FACES} for card in _SET_CARDS
 )
+_SET_COLOUR: dict[str, int] = {card: colour for colour, card in enumerate(_SET_CARDS)}
 _HOLD: Action = {"type": "parrot", "card": PARROT_HOLD}
 _FREE_AFTER: dict[tuple[int, ...], tuple[int, ...]] = {
     draft: tuple(c for c in _COLOUR_IDS if c not in draft)
@@ -164,39 +158,54 @@ class LegalMixin:
         """Parrot cards worth playing: after each, some legal bid stays reachable.
 
         Reachable sums are Minkowski sums (:mod:`.bidding`), so the order of the
-        dice does not matter: the sums of the dice other than the one a card
-        sets are computed once per card, not once per face.
+        dice does not matter: the sums of the dice no card can set are computed
+        once, and each die a card may set adds "any face" on top (``any_face``).
+        After a card sets die ``c`` to ``v``, the other settable dice are still
+        free: their sums are the same whichever ``c`` it was, so which faces
+        keep a bid reachable is answered once for every card.
         """
         hand = self.private[seat]["parrots"]
         if not hand:
             return []
-        counts: dict[str, int] = {}
+        copies: dict[int, int] = {}  # colour -> its "set die" cards in the hand
+        hold_in_hand = False
         for card in hand:
-            counts[card] = counts.get(card, 0) + 1
-        hold_ok = PARROT_HOLD in counts and not self.holding and self.bidder >= 0
-        current = self.bid_total
-        capital = self.coins[seat] + TREASURE_MAX * len(self.private[seat]["treasures"])
-        hold_target = window(current, current if current < capital else capital)
-        settable = [c for c in _COLOUR_IDS if _SET_CARDS[c] in counts]
-        actions: list[Action] = []
+            colour = _SET_COLOUR.get(card)
+            if colour is not None:
+                copies[colour] = copies.get(colour, 0) + 1
+            elif card == PARROT_HOLD:
+                hold_in_hand = True
         dice = self.dice
-        goal = target | hold_target if hold_ok else target
-        for colour in settable:
-            card = _SET_CARDS[colour]
-            face = dice[colour]
-            table = _SET_DIE[colour]
-            if counts[card] > 1:  # a second card may set this die again: its face does not count
-                if flexible_sums(dice, settable) & goal:
-                    actions += [table[value] for value in _FACES if value != face]
-            else:
-                others = dice[:]
-                others[colour] = 0  # adds nothing: the die's face is tried below
-                still = [c for c in settable if c != colour]
-                others = flexible_sums(others, still) if still else subset_sums(others)
-                for value in _FACES:
-                    if value != face and (others | (others << value)) & goal:
-                        actions.append(table[value])
-        if hold_ok and flexible_sums(dice, settable) & hold_target:
+        fixed = 1  # subset sums of the dice no card in hand can set
+        for colour in _COLOUR_IDS:
+            if colour not in copies:
+                fixed |= fixed << dice[colour]
+        others = fixed  # ... plus all settable dice but the one a card sets
+        for _ in range(len(copies) - 1):
+            others = any_face(others)
+        every = any_face(others) if copies else fixed  # ... plus every settable die
+        hold_ok = hold_in_hand and not self.holding and self.bidder >= 0
+        if hold_ok:
+            current = self.bid_total
+            capital = self.coins[seat] + TREASURE_MAX * len(self.private[seat]["treasures"])
+            hold_target = window(current, current if current < capital else capital)
+            goal = target | hold_target
+        else:
+            goal = target
+        actions: list[Action] = []
+        if copies:
+            faces = [value for value in _FACES if (others | others << value) & goal]
+            for colour in sorted(copies):
+                face = dice[colour]
+                table = _SET_DIE[colour]
+                if copies[colour] > 1:  # a second card may set this die again: any face does
+                    if every & goal:
+                        actions += [table[value] for value in _FACES if value != face]
+                else:
+                    for value in faces:
+                        if value != face:
+                            actions.append(table[value])
+        if hold_ok and every & hold_target:
             actions.append(_HOLD)
         return actions
 
@@ -219,27 +228,42 @@ class LegalMixin:
                 return True
         return False
 
-    def can_act(self: GrogState, seat: int, space: int) -> bool:
-        """Could ``seat`` do at least one action at the ship on ``space``?"""
-        units = capacity(self.goods[seat], space)
-        if not units:
-            return False
-        if self.exchange_room(space, 0):
-            return True
-        return units >= BUILDING_COST and self.can_build(seat, space)
+    def trade_ships(self: GrogState, seat: int) -> tuple[list[int], bool]:
+        """The free ship spaces ``seat`` may choose after passing, and whether it must trade.
+
+        A ship is usable when the seat could do at least one action there: pay
+        a unit (a good of its colour or three others) towards its exchange,
+        while the exchange has a deck to draw from, or towards a building it
+        can afford. The seat must choose a usable ship that wants a good it
+        holds, if there is one (else it may choose any free ship): both
+        answers from one pass, for ``_legal_trade_ship`` and ``_do_choose_ship``.
+        """
+        goods = self.goods[seat]
+        g0, g1, g2, g3, g4 = goods  # five colours: their sum without a call
+        held = g0 + g1 + g2 + g3 + g4
+        ships = self.ships
+        spaces = self.free_ship_spaces()
+        usable = []
+        must = False
+        for space in spaces:
+            own = goods[space]
+            units = own + (held - own) // SUBSTITUTE  # ``trading.capacity``
+            if not units:
+                continue
+            deck = _SHIP_DECK[ships[space]]  # an exchange's first unit is never over its limit
+            if (
+                deck is None
+                or self.deck_size(deck) > 0
+                or (units >= BUILDING_COST and self.can_build(seat, space))
+            ):
+                usable.append(space)
+                if own:
+                    must = True
+        return (usable if must else spaces), must
 
     def _legal_trade_ship(self: GrogState, seat: int) -> list[Action]:
-        spaces = self.free_ship_spaces()
-        goods = self.goods[seat]
-        usable = []
-        must = False  # ``_must_trade``, from the same answers
-        for s in spaces:
-            if self.can_act(seat, s):
-                usable.append(s)
-                if goods[s]:
-                    must = True
         ships = self.ships
-        return [_CHOOSE_SHIP[ships[s]] for s in (usable if must else spaces)]
+        return [_CHOOSE_SHIP[ships[space]] for space in self.trade_ships(seat)[0]]
 
     def _legal_trade(self: GrogState, seat: int) -> list[Action]:
         space, done, closed, paid, acted, optional = self.trade

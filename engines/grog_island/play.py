@@ -244,7 +244,7 @@ class PlayMixin:
     # =============================================================== trading
     def _do_choose_ship(self: GrogState, seat: int, action: dict[str, Any]) -> None:
         space = self.ships.index(SHIP_INDEX[action["ship"]])
-        optional = not self._must_trade(seat)
+        optional = not self.trade_ships(seat)[1]
         self.discs[space] = seat
         # trade: [space, exchange units, exchange closed, building units paid, acted, optional]
         self.trade = [space, 0, 0, 0, 0, int(optional)]
@@ -459,14 +459,6 @@ class PlayMixin:
         self.events.append({"type": "game_over", "scores": totals, "ranks": self.final["ranks"]})
 
     # ============================================================= helpers
-    def _must_trade(self: GrogState, seat: int) -> bool:
-        """False in the special case: no free ship wants a good the seat holds."""
-        goods = self.goods[seat]
-        for space in self.free_ship_spaces():  # noqa: SIM110 (no generator made per call)
-            if goods[space] and self.can_act(seat, space):
-                return True
-        return False
-
     def free_ship_spaces(self: GrogState) -> list[int]:
         """Ships a passing player may use: not at sea, no disc, not the ghost."""
         ghost = GHOST_SHIP if self.num_players == 2 else -1
