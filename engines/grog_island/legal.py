@@ -144,8 +144,12 @@ class LegalMixin:
                 if value > top:
                     continue
                 if value < a:
-                    if reaches is None:
-                        reaches = following_sums(tuple(sorted([dice[c] for c in free])))
+                    if reaches is None:  # the free dice's faces, sorted: a plain loop and
+                        faces = []  # an in-place sort, half the time of sorted(comprehension)
+                        for c in free:
+                            faces.append(dice[c])
+                        faces.sort()
+                        reaches = following_sums(tuple(faces))
                         mask = ((1 << (b + 1)) - 1) ^ ((1 << a) - 1)  # window(a, b)
                     if not (reaches[value] << value) & mask:
                         continue
@@ -231,35 +235,47 @@ class LegalMixin:
     def trade_ships(self: GrogState, seat: int) -> tuple[list[int], bool]:
         """The free ship spaces ``seat`` may choose after passing, and whether it must trade.
 
-        A ship is usable when the seat could do at least one action there: pay
-        a unit (a good of its colour or three others) towards its exchange,
-        while the exchange has a deck to draw from, or towards a building it
-        can afford. The seat must choose a usable ship that wants a good it
-        holds, if there is one (else it may choose any free ship): both
-        answers from one pass, for ``_legal_trade_ship`` and ``_do_choose_ship``.
+        A ship is usable when the seat could do at least one action there (see
+        :meth:`ship_usable`). The seat must choose a usable ship that wants a
+        good it holds, if there is one (else it may choose any free ship).
         """
         goods = self.goods[seat]
         g0, g1, g2, g3, g4 = goods  # five colours: their sum without a call
         held = g0 + g1 + g2 + g3 + g4
-        ships = self.ships
         spaces = self.free_ship_spaces()
         usable = []
         must = False
         for space in spaces:
             own = goods[space]
             units = own + (held - own) // SUBSTITUTE  # ``trading.capacity``
-            if not units:
-                continue
-            deck = _SHIP_DECK[ships[space]]  # an exchange's first unit is never over its limit
-            if (
-                deck is None
-                or self.deck_size(deck) > 0
-                or (units >= BUILDING_COST and self.can_build(seat, space))
-            ):
+            if units and self.ship_usable(seat, space, units):
                 usable.append(space)
                 if own:
                     must = True
         return (usable if must else spaces), must
+
+    def must_trade(self: GrogState, seat: int) -> bool:
+        """``trade_ships(seat)[1]`` for less: only the ships wanting a good the seat holds."""
+        goods = self.goods[seat]
+        g0, g1, g2, g3, g4 = goods
+        held = g0 + g1 + g2 + g3 + g4
+        for space in self.free_ship_spaces():
+            own = goods[space]
+            if own and self.ship_usable(seat, space, own + (held - own) // SUBSTITUTE):
+                return True
+        return False
+
+    def ship_usable(self: GrogState, seat: int, space: int, units: int) -> bool:
+        """Can ``seat``, able to pay ``units`` (> 0) units here, act at the ship on ``space``?
+
+        Its exchange takes a first unit while it has a deck to draw from (no
+        exchange's limit is below one unit), or a building there is free and
+        affordable.
+        """
+        deck = _SHIP_DECK[self.ships[space]]
+        if deck is None or self.deck_size(deck) > 0:
+            return True
+        return units >= BUILDING_COST and self.can_build(seat, space)
 
     def _legal_trade_ship(self: GrogState, seat: int) -> list[Action]:
         ships = self.ships

@@ -36,7 +36,6 @@ from .data import (
     SHIPS,
 )
 from .scoring import final_scores, ranks
-from .trading import pay
 
 if TYPE_CHECKING:
     from .state import GrogState
@@ -44,6 +43,20 @@ if TYPE_CHECKING:
 _DECK_INDEX = {"objective": 0, "treasure": 1, "parrot": 2}
 _POOL_KEYS = {deck: f"{deck}_pool" for deck in _DECK_INDEX}
 """Deck name -> the key in ``hidden`` of its random part (see ``state.POOL_KEYS``)."""
+_HAND_KEYS = {deck: f"{deck}s" for deck in _DECK_INDEX}
+"""Deck name -> the key in ``private[seat]`` of the hand its cards join."""
+_SHIP_SPACES_AT_PENINSULAS = tuple(range(OPEN_SEA))
+_COLOUR_IDS = tuple(range(len(COLOURS)))
+_SHIP_GIVES: tuple[tuple[str, int, str | None], ...] = tuple(
+    (gives, int(amount) if what == "coins" else 0, None if what == "coins" else amount)
+    for _, gives, _ in SHIPS
+    for what, _, amount in [gives.partition(":")]
+)
+"""Per ship: what its exchange gives (the event's text), the coins per unit, the deck drawn."""
+_BUILDINGS_AND_KINDS_ON: tuple[tuple[tuple[int, str], ...], ...] = tuple(
+    tuple((b, BUILDINGS[b][1]) for b in on) for on in BUILDINGS_ON
+)
+"""Per peninsula, its buildings with their types (claim options read both)."""
 
 
 class PlayMixin:
@@ -94,7 +107,7 @@ class PlayMixin:
     def _receive(self: GrogState, deck: str, seat: int, dest: str, card: Any) -> None:
         """A drawn card reaches a seat's hand (or its pending ship draws)."""
         self.draws[_DECK_INDEX[deck]][seat] += 1
-        key = f"{deck}s" if deck != "objective" else dest if dest == "drawn" else "objectives"
+        key = "drawn" if dest == "drawn" and deck == "objective" else _HAND_KEYS[deck]
         self.private[seat][key].append(card)
         self.events.append({"type": "drew", "deck": deck, "seat": seat})
 
@@ -160,7 +173,9 @@ class PlayMixin:
         self.winner = -1
         self.active = [True] * self.num_players
         self.passers = []
-        self.queue.extend(["die", c] for c in range(len(COLOURS)))
+        queue = self.queue
+        for colour in _COLOUR_IDS:  # a loop: no generator resumed per die
+            queue.append(["die", colour])
         self.stage = "roll"
 
     def _auto_roll(self: GrogState) -> bool:
@@ -236,15 +251,18 @@ class PlayMixin:
         ghost = self.ghost_space()
         if ghost != OPEN_SEA:
             taken.append(ghost)
+        goods = self.goods[seat]
+        names = []  # one loop for the goods and their names (no comprehension per pass)
         for colour in taken:
-            self.goods[seat][colour] += 1
-        self.events.append({"type": "passed", "seat": seat, "goods": [COLOURS[c] for c in taken]})
+            goods[colour] += 1
+            names.append(COLOURS[colour])
+        self.events.append({"type": "passed", "seat": seat, "goods": names})
         self.stage = "trade_ship"
 
     # =============================================================== trading
     def _do_choose_ship(self: GrogState, seat: int, action: dict[str, Any]) -> None:
         space = self.ships.index(SHIP_INDEX[action["ship"]])
-        optional = not self.trade_ships(seat)[1]
+        optional = not self.must_trade(seat)
         self.discs[space] = seat
         # trade: [space, exchange units, exchange closed, building units paid, acted, optional]
         self.trade = [space, 0, 0, 0, 0, int(optional)]
@@ -260,15 +278,14 @@ class PlayMixin:
 
     def _do_exchange(self: GrogState, seat: int, action: dict[str, Any]) -> None:
         trade = self.trade
-        pay(self.goods[seat], [COLOUR_INDEX[g] for g in action["goods"]])
+        self._pay_unit(seat, action["goods"])
         trade[1] += 1
         trade[4] = 1
-        _, gives, _ = SHIPS[self.ships[trade[0]]]
-        what, _, amount = gives.partition(":")
-        if what == "coins":
-            self.coins[seat] += int(amount)
+        gives, coins, deck = _SHIP_GIVES[self.ships[trade[0]]]
+        if deck is None:
+            self.coins[seat] += coins
         else:
-            self._draw(amount, seat, "drawn" if amount == "objective" else "hand")
+            self._draw(deck, seat, "drawn" if deck == "objective" else "hand")
         self.events.append(
             {"type": "exchanged", "seat": seat, "goods": list(action["goods"]), "gives": gives}
         )
@@ -283,8 +300,14 @@ class PlayMixin:
         self.trade[2] = 1
         self.events.append({"type": "kept_objective", "seat": seat, "returned": returned})
 
+    def _pay_unit(self: GrogState, seat: int, names: list[str]) -> None:
+        """Remove the goods of one unit payment, named as in its action (known affordable)."""
+        goods = self.goods[seat]
+        for name in names:
+            goods[COLOUR_INDEX[name]] -= 1
+
     def _do_build_pay(self: GrogState, seat: int, action: dict[str, Any]) -> None:
-        pay(self.goods[seat], [COLOUR_INDEX[g] for g in action["goods"]])
+        self._pay_unit(seat, action["goods"])
         self.trade[3] += 1
         self.events.append(
             {"type": "paid_for_building", "seat": seat, "goods": list(action["goods"])}
@@ -331,7 +354,10 @@ class PlayMixin:
             self.returns.append(seat)
         bonus = 0
         if cloud != "black":
-            bonus = sum(1 for other in SAME_TYPE[building] if self.occupant[other] == FREE)
+            occupant = self.occupant
+            for other in SAME_TYPE[building]:  # a loop: no generator for sum() per claim
+                if occupant[other] == FREE:
+                    bonus += 1
             self.coins[seat] += bonus
         event["coins"] = bonus
         self.events.append(event)
@@ -354,14 +380,19 @@ class PlayMixin:
                 "change": max(-owed, 0),
             }
         )
-        for reward in BID_SPACES[: len(self.bid)]:
-            if reward == "vp":
+        # The rewards of the bid spaces the dice lie on, in one loop over the bid.
+        claims = []
+        lock_colour = -1
+        for colour, reward in zip(self.bid, BID_SPACES, strict=False):
+            if reward == "claim":
+                claims.append(colour)
+            elif reward == "vp":
                 self.vp[seat] += 1
-        self.claims = [c for c, r in zip(self.bid, BID_SPACES, strict=False) if r == "claim"]
+            elif reward == "lock" and lock_colour < 0:
+                lock_colour = colour
+        self.claims = claims
         self.claimed_types = []
-        self.lock_colour = next(
-            (c for c, r in zip(self.bid, BID_SPACES, strict=False) if r == "lock"), -1
-        )
+        self.lock_colour = lock_colour
         self.stage = "reward"
 
     def _do_decline(self: GrogState, seat: int, action: dict[str, Any]) -> None:
@@ -373,15 +404,26 @@ class PlayMixin:
         if self.crew[seat] <= 0:
             return []
         taken, occupant = self.claimed_types, self.occupant
-        return [
-            b
-            for colour in self.claims
-            for b in BUILDINGS_ON[colour]
-            if occupant[b] == FREE and BUILDINGS[b][1] not in taken
-        ]
+        options = []
+        for colour in self.claims:
+            for b, kind in _BUILDINGS_AND_KINDS_ON[colour]:
+                if occupant[b] == FREE and kind not in taken:
+                    options.append(b)
+        return options
+
+    def _can_claim(self: GrogState) -> bool:
+        """``claim_options(actor)`` is not empty: the first option found is enough."""
+        if self.crew[self.actor] <= 0:
+            return False
+        taken, occupant = self.claimed_types, self.occupant
+        for colour in self.claims:
+            for b, kind in _BUILDINGS_AND_KINDS_ON[colour]:
+                if occupant[b] == FREE and kind not in taken:
+                    return True
+        return False
 
     def _auto_reward(self: GrogState) -> bool:
-        if self.claims and self.claim_options(self.actor):
+        if self.claims and self._can_claim():
             return False
         self.claims = []
         self.stage = "lock"
@@ -438,7 +480,10 @@ class PlayMixin:
         self.discs = [-1] * SHIP_SPACES
         self.ships = [self.ships[-1], *self.ships[:-1]]
         self.start = (self.start + 1) % self.num_players
-        self.events.append({"type": "ships_moved", "ships": [SHIPS[s][0] for s in self.ships]})
+        names = []
+        for ship in self.ships:  # a loop: no comprehension per round
+            names.append(SHIPS[ship][0])
+        self.events.append({"type": "ships_moved", "ships": names})
         if self.last_crew or self.round >= MAX_ROUNDS:
             self._finish()
         else:
@@ -460,10 +505,18 @@ class PlayMixin:
 
     # ============================================================= helpers
     def free_ship_spaces(self: GrogState) -> list[int]:
-        """Ships a passing player may use: not at sea, no disc, not the ghost."""
+        """Ships a passing player may use: not at sea, no disc, not the ghost.
+
+        A loop, not a comprehension: on five spaces the comprehension's own call
+        costs as much as the tests (this runs twice per ship choice).
+        """
         ghost = GHOST_SHIP if self.num_players == 2 else -1
         discs, ships = self.discs, self.ships
-        return [space for space in range(OPEN_SEA) if discs[space] < 0 and ships[space] != ghost]
+        free = []
+        for space in _SHIP_SPACES_AT_PENINSULAS:
+            if discs[space] < 0 and ships[space] != ghost:
+                free.append(space)
+        return free
 
 
 __all__ = ["PlayMixin"]

@@ -53,12 +53,6 @@ def payments(goods: list[int], colour: int) -> list[tuple[int, ...]]:
     return options
 
 
-def pay(goods: list[int], combo: tuple[int, ...] | list[int]) -> None:
-    """Remove the goods of one unit payment (already known affordable)."""
-    for colour in combo:
-        goods[colour] -= 1
-
-
 def names(combo: tuple[int, ...] | list[int]) -> list[str]:
     return [COLOURS[c] for c in combo]
 
