@@ -21,10 +21,12 @@ from .data import (
     COLOURS,
     DIE_FACES,
     FREE,
+    OBJECTIVE_KINDS,
     OBJECTIVES_KEPT,
     PARROT_HOLD,
     SHIPS,
     SUBSTITUTE,
+    TREASURE_DECK,
     TREASURE_MAX,
 )
 from .trading import unit_actions
@@ -55,6 +57,15 @@ _THREES = (3,) * len(COLOURS)
 """Payments never need more than three goods of a colour: counts are capped at 3 for the
 remembered ``unit_actions`` (the same answers, far fewer keys). Five colours, unpacked."""
 _END_TRADE: Action = {"type": "end_trade"}
+_DECLINE: Action = {"type": "decline"}
+_PAY_TREASURE: dict[int, Action] = {
+    v: {"type": "pay_treasure", "value": v} for v in sorted(set(TREASURE_DECK))
+}
+_PAY: tuple[Action, ...] = tuple({"type": "pay", "coins": n} for n in range(64))
+"""Payments of the usual sizes; a larger one (or a foreign treasure value) is built when asked."""
+_RETURN: dict[str, Action] = {
+    card: {"type": "return_objective", "card": card} for card in OBJECTIVE_KINDS
+}
 _DECLINE_CLAIMS: Action = {"type": "decline_claims"}
 _CLAIM, _LOCK, _GHOST = (
     tuple({"type": kind, "building": name} for name in BUILDING_IDS)
@@ -86,7 +97,9 @@ class LegalMixin:
 
     def _return_options(self: GrogState, seat: int) -> list[Action]:
         hand = self.private[seat]["objectives"]
-        return [{"type": "return_objective", "card": c} for c in sorted(set(hand))]
+        return [
+            _RETURN.get(c) or {"type": "return_objective", "card": c} for c in sorted(set(hand))
+        ]
 
     # ----------------------------------------------------------------- setup
     def _legal_setup(self: GrogState, seat: int) -> list[Action]:
@@ -279,7 +292,10 @@ class LegalMixin:
 
     def _legal_trade_ship(self: GrogState, seat: int) -> list[Action]:
         ships = self.ships
-        return [_CHOOSE_SHIP[ships[space]] for space in self.trade_ships(seat)[0]]
+        actions = []
+        for space in self.trade_ships(seat)[0]:  # a loop: no comprehension per choice
+            actions.append(_CHOOSE_SHIP[ships[space]])
+        return actions
 
     def _legal_trade(self: GrogState, seat: int) -> list[Action]:
         space, done, closed, paid, acted, optional = self.trade
@@ -321,15 +337,21 @@ class LegalMixin:
         treasures = self.private[seat]["treasures"]
         actions: list[Action] = []
         if revealed < bid and coins + revealed + sum(treasures) >= bid:
-            actions.extend({"type": "pay_treasure", "value": v} for v in sorted(set(treasures)))
+            for v in sorted(set(treasures)):
+                # prebuilt for the deck's values; exactly an int (1.0 and True hash as 1)
+                found = _PAY_TREASURE.get(v) if type(v) is int else None
+                actions.append(found or {"type": "pay_treasure", "value": v})
         if coins + revealed >= bid:
-            actions.append({"type": "pay", "coins": max(bid - revealed, 0)})
+            owed = bid - revealed if bid > revealed else 0
+            actions.append(_PAY[owed] if owed < len(_PAY) else {"type": "pay", "coins": owed})
         if not revealed:
-            actions.append({"type": "decline"})
+            actions.append(_DECLINE)
         return actions
 
     def _legal_reward(self: GrogState, seat: int) -> list[Action]:
-        actions: list[Action] = [_CLAIM[b] for b in self.claim_options(seat)]
+        actions: list[Action] = []
+        for b in self.claim_options(seat):  # a loop: no comprehension per reward
+            actions.append(_CLAIM[b])
         actions.append(_DECLINE_CLAIMS)
         return actions
 

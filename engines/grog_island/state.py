@@ -172,8 +172,11 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
             # 22 kinds of objective in up to 44 cards: counted in C by Counter (a third of
             # the time of a Python loop over the pool), listed in the order of their text
             counted = Counter(pool)
-            order = _CARD_ORDER[deck]
-            outcomes = [(draws[card], counted[card] / total) for card in order if card in counted]
+            outcomes = []
+            for card in _CARD_ORDER[deck]:  # a loop: no comprehension per draw
+                n = counted.get(card)
+                if n:
+                    outcomes.append((draws[card], n / total))
             if len(outcomes) == len(counted):  # else a card foreign to the deck
                 return outcomes
         counts: dict[Any, int] = {}
