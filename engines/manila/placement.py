@@ -78,7 +78,8 @@ def placement_costs(state: ManilaState, seat: int) -> dict[str, int]:
 
 def legal_place(state: ManilaState) -> list[dict[str, Any]]:
     seat = state.mover
-    if available(state, seat) >= _DEAREST:  # every free space, as ``open_spaces`` lists them
+    money = available(state, seat)
+    if money >= _DEAREST:  # every free space, as ``open_spaces`` lists them
         loaded, berth, crew = state.loaded, state.berth, state.crew
         actions: list[dict[str, Any]] = []
         for g in range(4):  # plain loops: cheaper than comprehensions on 4 and 9 items
@@ -90,7 +91,6 @@ def legal_place(state: ManilaState) -> list[dict[str, Any]]:
         if len(state.pirates) < data.PIRATE_SEATS:
             actions.append(_PLACE_PIRATE)
     else:  # ``placement_costs``, without building its table
-        money = available(state, seat)
         spaces = open_spaces(state)
         if is_stowaway(money, spaces):
             actions = [
@@ -107,15 +107,18 @@ def legal_place(state: ManilaState) -> list[dict[str, Any]]:
 def apply_place(state: ManilaState, seat: int, action: dict[str, Any]) -> None:
     name = action["space"]
     good = data.GOOD_INDEX.get(name)
-    if available(state, seat) >= _DEAREST:  # the usual case, without listing every space
-        if good is not None:
-            cost = data.SEAT_COSTS[good][len(state.crew[good])]
-        elif name == data.PIRATE:
-            cost = data.PIRATE_COST
-        else:
-            cost = data.SPACE_COST[data.SPACE_INDEX[name]]
+    # ``placement_costs(state, seat)[name]`` without building the table: a space costs
+    # its price; only a boat seat is free, and only for a stowaway (who is never one
+    # who can pay the dearest space), so only then are the open spaces listed.
+    if good is not None:
+        cost = data.SEAT_COSTS[good][len(state.crew[good])]
+        money = available(state, seat)
+        if money < _DEAREST and is_stowaway(money, open_spaces(state)):
+            cost = 0
+    elif name == data.PIRATE:
+        cost = data.PIRATE_COST
     else:
-        cost = placement_costs(state, seat)[name]
+        cost = data.SPACE_COST[data.SPACE_INDEX[name]]
     pay(state, seat, cost)
     if good is not None:
         state.crew[good].append(seat)
