@@ -148,9 +148,8 @@ def legal_start_boats(state: ManilaState) -> list[dict[str, Any]]:
         if loaded[g] and position[g] < 0:
             if spaces is None:
                 spaces = start_spaces(state, g)  # the same for every boat still to start
-            boat = _START_BOAT[g]
-            for k in spaces:
-                actions.append(boat[k])
+            if spaces:  # one run of integers: a slice of the boat's prebuilt actions
+                actions.extend(_START_BOAT[g][spaces[0] : spaces[-1] + 1])
     return actions
 
 
@@ -159,5 +158,7 @@ def apply_start_boat(state: ManilaState, seat: int, action: dict[str, Any]) -> N
     state.position[g] = action["space"]
     state.events.append({"type": "boat_started", "good": action["good"], "space": action["space"]})
     position, loaded = state.position, state.loaded
-    if all(position[g] >= 0 for g in range(4) if loaded[g]):
-        flow.start_placement(state)
+    for g in range(4):  # a loop: no generator for all() per boat started
+        if loaded[g] and position[g] < 0:
+            return
+    flow.start_placement(state)
