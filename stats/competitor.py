@@ -20,9 +20,8 @@ once public, like the home page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from itertools import groupby
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
@@ -54,13 +53,18 @@ def counted(path: str = "") -> Q:
 
 
 # ------------------------------------------------------------ rating history
-@dataclass(frozen=True)
-class HistoryPoint:
-    """One rated game: the rating after it (and sigma, and the leaderboard's score)."""
+class HistoryPoint(NamedTuple):
+    """One rated game: the rating after it (and sigma, and the leaderboard's score).
+
+    A named tuple, not a frozen dataclass: a page makes thousands (the bench person
+    1,878), and a frozen dataclass's ``__init__`` sets each field through
+    ``object.__setattr__``; the chart reads them back as columns (:meth:`LadderHistory.as_chart`).
+    """
 
     number: int
     game_id: int
-    finished_at: datetime | None
+    finished: str | None
+    """The game's ``finished_at`` in UTC, as ``datetime.isoformat`` writes it."""
     value: float
     sigma: float | None
 
@@ -101,23 +105,27 @@ class LadderHistory:
             "scope": self.scope_id,
             "engine": self.engine,
             "title": self.title,
-            "systems": [
-                {
-                    "system": system,
-                    "name": SYSTEM_NAMES.get(system, system),
-                    "number": [p.number for p in points],
-                    "game": [p.game_id for p in points],
-                    "finished": [
-                        p.finished_at.isoformat() if p.finished_at else None for p in points
-                    ],
-                    "value": [p.value for p in points],
-                    "score": None
-                    if all(p.sigma is None for p in points)
-                    else [p.score for p in points],
-                }
-                for system, points in self.systems.items()
-            ],
+            "systems": [_chart_system(system, points) for system, points in self.systems.items()],
         }
+
+
+def _chart_system(system: str, points: list[HistoryPoint]) -> dict[str, Any]:
+    """One system's series as the chart's columns, read off the points in one ``zip``
+    (thousands of points a page) rather than one pass per column."""
+    columns = [list(column) for column in zip(*points, strict=True)]
+    number, game, finished, value, sigma = columns or [[] for _ in HistoryPoint._fields]
+    drawn_alone = all(s is None for s in sigma)  # Elo: its score is its value
+    return {
+        "system": system,
+        "name": SYSTEM_NAMES.get(system, system),
+        "number": number,
+        "game": game,
+        "finished": finished,
+        "value": value,
+        "score": None
+        if drawn_alone
+        else [v if s is None else v - 3 * s for v, s in zip(value, sigma, strict=True)],
+    }
 
 
 def rating_history(competitor: Competitor, limit: int | None = None) -> list[LadderHistory]:
@@ -143,13 +151,12 @@ def rating_history(competitor: Competitor, limit: int | None = None) -> list[Lad
     for (scope_id, system), group in groupby(rows, key=lambda row: (row.scope_id, row.system)):
         changes = list(group)
         first = changes[0]
-        last = len(changes) - 1
+        start = first.games - (len(changes) - 1)  # the first change's number
         points = [
-            HistoryPoint(first.games - (last - n), row.game_id, row.finished_at, row.value,
-                         row.sigma)
+            HistoryPoint(start + n, row.game_id, row.finished, row.value, row.sigma)
             for n, row in enumerate(changes)
             if row.shown
-        ]  # fmt: skip
+        ]
         if not points:
             continue
         ladder = ladders.get(scope_id)

@@ -160,18 +160,27 @@ def test_the_order_ratings_were_applied_survives_a_recompute() -> None:
 
 
 def test_each_point_carries_its_games_finished_at_to_the_microsecond() -> None:
+    """The query writes ``finished_at`` as ``isoformat()`` of the ORM's (UTC) datetime would:
+    microseconds when there are some, whole seconds without a fraction, None kept."""
     me = CompetitorFactory()
     rivals = [CompetitorFactory() for _ in range(3)]
     games = play(me, rivals, 4)
     settle([game.pk for game in games])
-    moments = [timezone.now() - timedelta(days=400, microseconds=123_457), None]
-    Game.objects.filter(pk=games[0].pk).update(finished_at=moments[0])
-    Game.objects.filter(pk=games[1].pk).update(finished_at=moments[1])
-    expected = dict(
-        Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", "finished_at")
-    )
+    now = timezone.now().replace(microsecond=0)
+    moments = [now - timedelta(days=400, microseconds=123_457), None, now - timedelta(days=3)]
+    for game, moment in zip(games, moments, strict=False):
+        Game.objects.filter(pk=game.pk).update(finished_at=moment)
+    expected = {
+        pk: None if moment is None else moment.isoformat()
+        for pk, moment in Game.objects.filter(pk__in=[g.pk for g in games]).values_list(
+            "pk", "finished_at"
+        )
+    }
     rows = history.latest_changes(me.pk, 10)
-    assert {row.game_id: row.finished_at for row in rows} == expected
-    assert expected[games[0].pk] == moments[0] and expected[games[1].pk] is None
-    shown = [row.finished_at for row in rows if row.finished_at is not None]
-    assert all(moment.utcoffset() == timedelta(0) for moment in shown)
+    assert {row.game_id: row.finished for row in rows} == expected
+    assert expected[games[0].pk].endswith(".876543+00:00")  # a whole second - 0.123457 s
+    assert expected[games[1].pk] is None
+    assert expected[games[2].pk].endswith("+00:00") and "." not in expected[games[2].pk]
+    [ladder] = stats.rating_history(me, limit=10)
+    chart = ladder.as_chart()["systems"][0]
+    assert dict(zip(chart["game"], chart["finished"], strict=True)) == expected
