@@ -31,9 +31,11 @@ def games_against(filters: GameFilters, row: HeadToHead) -> str:
     return GameFilters(engine=row.engine, opponent=row.opponent_id).query()
 
 
-def _games_against_query(row: HeadToHead) -> str:
-    """What :func:`games_against` writes, without a ``QueryDict`` or ``urlencode`` per row."""
-    return f"engine={quote_plus(row.engine)}&opponent={int(row.opponent_id)}"
+def _engine_cells(row: HeadToHead) -> tuple[str, str]:
+    """A row's engine name, escaped, and the start of its link's query (what :func:`games_against`
+    writes, without a ``QueryDict`` or ``urlencode``, up to the opponent's id): the same for every
+    row of an engine (a table has a few engines and up to 200 rows), so written once per engine."""
+    return escape(row.engine_name), escape(f"engine={quote_plus(row.engine)}&opponent=")
 
 
 @register.simple_tag
@@ -53,18 +55,25 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
     parts = []
     separator = decimal_separator()
     competitor_path = id_paths("stats:competitor")
+    engines: dict[tuple[str, str], tuple[str, str]] = {}
+    kinds: dict[str, str] = {}
     for row in rows:
         opponent = escape(str(row.opponent)).replace("/", "/<wbr>")
-        engine = escape(row.engine_name)
+        if (row.engine, row.engine_name) not in engines:
+            engines[row.engine, row.engine_name] = _engine_cells(row)
+        if row.kind not in kinds:
+            kinds[row.kind] = escape(row.kind)
+        engine, against = engines[row.engine, row.engine_name]
+        kind = kinds[row.kind]
         difference = fixed(row.score_difference, 1, separator) or "—"
         page = competitor_path(row.opponent_id)
         parts.append(
             "\n    <tr>\n"
             f'      <td><a class="competitor" href="{page}">{opponent}</a> '
-            f'<span class="muted wide-only">({escape(row.kind)})</span>'
+            f'<span class="muted wide-only">({kind})</span>'
             f'<span class="narrow-only muted small"><br>{engine}</span></td>\n'
             f'      <td class="wide-only">{engine}</td>\n'
-            f'      <td class="num"><a href="?{escape(_games_against_query(row))}#games" '
+            f'      <td class="num"><a href="?{against}{int(row.opponent_id)}#games" '
             f'title="these games">{int(row.games)}</a></td>\n'
             f'      <td class="num">{int(row.ahead)} · {int(row.level)} · {int(row.behind)}</td>\n'
             f'      <td class="num">{fixed(row.my_average_rank, 2, separator)} <span class="muted">'
