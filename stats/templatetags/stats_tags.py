@@ -12,8 +12,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from harbormaster.id_paths import id_paths
 from harbormaster.numbers import decimal_separator, fixed
-from stats.competitor import CompetitorGame, HeadToHead
+from stats.competitor import CompetitorGame, HeadToHead, SeatResults
 from stats.filters import GameFilters
+from stats.pages import LatestRating
 from tournaments.templatetags import game_rows
 
 register = template.Library()
@@ -110,5 +111,46 @@ def competitor_game_rows(rows: Iterable[CompetitorGame], me: int) -> SafeString:
     return mark_safe(
         "".join(
             game_rows.row(row.summary, separator, me, tournaments=True, paths=paths) for row in rows
+        )
+    )
+
+
+@register.simple_tag
+def seat_rows(rows: Iterable[SeatResults]) -> SafeString:
+    """The results-by-seat table's rows, the markup the template loop wrote.
+
+    In Python because, a dozen rows, the loop's seven lookups and two ``floatformat``
+    calls per row were a sixteenth of the cold person page's render (0.8 of 5.1 ms CPU
+    in ``bench.pages``' database); the numbers by :func:`harbormaster.numbers.fixed`
+    (``tests/stats/test_section_rows.py`` compares the two).
+    """
+    separator = decimal_separator()
+    return mark_safe(
+        "".join(
+            f'\n    <tr><td>{escape(row.engine_name)}</td><td class="num">{int(row.players)}</td>'
+            f'<td class="num">{int(row.position)}</td><td class="num">{int(row.games)}</td>'
+            f'<td class="num">{int(row.firsts)}</td>'
+            f'<td class="num">{fixed(row.average_rank, 2, separator)}</td>'
+            f'<td class="num wide-only">{fixed(row.average_score, 1, separator) or "—"}</td>'
+            "</tr>\n  "
+            for row in rows
+        )
+    )
+
+
+@register.simple_tag
+def latest_ratings(ratings: Iterable[LatestRating]) -> SafeString:
+    """A chart's heading: each system's latest rating (Elo whole, the others' score with μ
+    and sigma), the markup the template loop wrote, for the same reason as :func:`seat_rows`
+    (four ``floatformat`` calls a system; ``tests/stats/test_section_rows.py``)."""
+    separator = decimal_separator()
+    return mark_safe(
+        " · ".join(
+            f"{escape(rating.name)} {fixed(rating.value, 0, separator)}"
+            if rating.sigma is None
+            else f"{escape(rating.name)} {fixed(rating.score, 1, separator)} "
+            f'<span class="wide-only">(μ {fixed(rating.value, 1, separator)} ± '
+            f"{fixed(rating.sigma, 1, separator)})</span>"
+            for rating in ratings
         )
     )
