@@ -232,9 +232,12 @@ def results_by_seat(competitor: Competitor) -> list[SeatResults]:
 
 
 # -------------------------------------------------------------- head to head
-@dataclass(frozen=True)
-class HeadToHead:
-    """The competitor against one opponent in one engine, over the games they shared."""
+class HeadToHead(NamedTuple):
+    """The competitor against one opponent in one engine, over the games they shared.
+
+    A named tuple, as :class:`HistoryPoint`: a page makes up to :data:`OPPONENTS`, and a
+    frozen dataclass of twelve fields sets each through ``object.__setattr__``.
+    """
 
     opponent_id: int
     opponent: str

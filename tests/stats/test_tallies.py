@@ -37,11 +37,12 @@ pytestmark = pytest.mark.django_db
 
 
 def rounded(rows: list) -> list:
-    """Rows as tuples (no id), floats rounded (sums and averages may differ in the last bit)."""
+    """Rows as tuples (no id), floats rounded (sums and averages may differ in the last bit);
+    a row is a dataclass, a model or a named tuple."""
     return [
         tuple(
             round(v, 9) if isinstance(v, float) else v
-            for k, v in vars(row).items()
+            for k, v in (row._asdict() if hasattr(row, "_asdict") else vars(row)).items()
             if k not in ("_state", "id")
         )
         for row in rows
