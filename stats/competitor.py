@@ -20,6 +20,7 @@ once public, like the home page.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import groupby
 from typing import Any, NamedTuple
 
@@ -27,7 +28,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from ratings.models import RatingScope
 from tournaments import listings, spectator
-from tournaments.models import Competitor, Game, Seat, Tournament
+from tournaments.models import Competitor, Game, Seat
 
 from . import history
 from .filters import GameFilters
@@ -389,14 +390,28 @@ class FilterChoices:
 
 
 def filter_choices(competitor: Competitor) -> FilterChoices:
-    """Two queries: the engines played and the tournaments played in (listed games)."""
+    """One query: the distinct (engine, tournament) pairs of the competitor's listed games.
+
+    A few rows (an event has one engine), split here into the engines played
+    and the tournaments played in, newest first; one query instead of one for
+    each, whose building was half of this section's CPU.
+    """
     holds = Seat.objects.filter(game=OuterRef("pk"), competitor=competitor)
-    played = Game.objects.filter(Exists(holds), listed=True)
-    slugs = played.order_by().values_list("engine", flat=True).distinct()
-    in_events = Tournament.objects.filter(
-        Exists(played.filter(tournament=OuterRef("pk")))
-    ).order_by("-created_at", "id")
+    pairs = (
+        Game.objects.filter(Exists(holds), listed=True)
+        .order_by()
+        .values_list("engine", "tournament_id", "tournament__name", "tournament__created_at")
+        .distinct()
+    )
+    slugs: set[str] = set()
+    events: dict[int, tuple[datetime, str]] = {}
+    for slug, event, name, created_at in pairs:
+        slugs.add(slug)
+        if event is not None:
+            events[event] = (created_at, name)
+    newest_first = sorted(events.items())  # by id, then (a stable sort) newest first
+    newest_first.sort(key=lambda item: item[1][0], reverse=True)
     return FilterChoices(
         engines=sorted(((s, listings.engine_name(s)) for s in slugs), key=lambda e: e[1]),
-        tournaments=[(t.pk, t.name) for t in in_events.only("id", "name")],
+        tournaments=[(pk, name) for pk, (_, name) in newest_first],
     )

@@ -126,6 +126,41 @@ def test_filter_choices(world) -> None:
     assert [name for _, name in choices.tournaments] == ["Duplicate cup", "Spring cup"]
 
 
+def test_filter_choices_list_events_newest_first_then_by_id(db) -> None:
+    """The one query's pairs give the order the tournaments' own query gave: created_at
+    descending, id on a tie; each event once however many of its games were played, an
+    unlisted game's event left out, games outside events add their engine only."""
+    from datetime import UTC, datetime
+
+    from django.db.models import Exists, OuterRef
+
+    from tests.factories import CompetitorFactory, finished_game
+    from tournaments.models import Game, Seat, Tournament
+
+    me, rival = CompetitorFactory(), CompetitorFactory()
+    moments = [datetime(2026, 1, d, tzinfo=UTC) for d in (5, 9, 9, 1)]
+    events = [
+        Tournament.objects.create(name=f"cup {n}", engine="manila", status="finished")
+        for n in range(len(moments))
+    ]
+    for event, moment in zip(events, moments, strict=True):
+        Tournament.objects.filter(pk=event.pk).update(created_at=moment)
+        finished_game([me, rival], [1, 2], tournament=event)
+        finished_game([rival, me], [1, 2], tournament=event)
+    hidden = Tournament.objects.create(name="unlisted", engine="manila", status="finished")
+    finished_game([me, rival], [1, 2], tournament=hidden, listed=False)
+    finished_game([me, rival], [1, 2], engine="batavia")
+    choices = stats.filter_choices(me)
+    holds = Seat.objects.filter(game=OuterRef("pk"), competitor=me)
+    played = Game.objects.filter(Exists(holds), listed=True)
+    expected = Tournament.objects.filter(Exists(played.filter(tournament=OuterRef("pk"))))
+    assert choices.tournaments == list(
+        expected.order_by("-created_at", "id").values_list("pk", "name")
+    )
+    assert [name for _, name in choices.tournaments] == ["cup 1", "cup 2", "cup 0", "cup 3"]
+    assert choices.engines == [("batavia", "Batavia"), ("manila", "Manila")]
+
+
 def test_is_public_q_agrees_with_is_public(world) -> None:
     from tournaments import spectator
     from tournaments.models import Game
