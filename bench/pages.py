@@ -13,7 +13,9 @@ played with random legal moves) for the long game page. A database already
 holding the asked size is reused; ``--regenerate`` rebuilds it.
 
 Then, for each size, through Django's test client in this process (DEBUG
-off): per page the query count, CPU ms (this process) and wall ms (with the
+off; after each request the database connection is let go as a server's
+``request_finished`` does, so a page that queries pays for taking one, from
+the pool or anew): per page the query count, CPU ms (this process) and wall ms (with the
 database server's time) at p50 and p95 over ``--repeat`` requests, and the
 ratio of each p95 to the trivial view's measured in the same run, twice:
 *cold*, the page cache (``harbormaster.pagecache``) emptied before each
@@ -85,6 +87,7 @@ def _use(server: str, database: str) -> None:
         if exists.fetchone() is None:
             admin.execute(f'CREATE DATABASE "{database}"')
     connections["default"].close()
+    connections["default"].close_pool()  # a pool made earlier would still serve the old name
     connections["default"].settings_dict["NAME"] = database
     call_command("migrate", verbosity=0, interactive=False)
 
@@ -384,7 +387,7 @@ def pages() -> list[tuple[str, str, str]]:
 def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]:
     """One page's figures; ``warm`` False empties the page cache before each request."""
     from django.contrib.auth import get_user_model
-    from django.db import connection
+    from django.db import close_old_connections, connection
     from django.test import Client
 
     from harbormaster import pagecache
@@ -397,10 +400,18 @@ def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]
     split = urlsplit(path)
 
     def get() -> bytes:
-        """The whole body: a streamed answer (a CSV export) is read to its end."""
+        """The whole body: a streamed answer (a CSV export) is read to its end.
+
+        Then the database connection is let go as a server does when a
+        request ends (``request_finished`` runs ``close_old_connections``;
+        the test client disconnects it, so without this call every request
+        after the first would reuse one open connection, which no server does).
+        """
         response = client.get(split.path, data=dict(_query(split.query)))
         assert response.status_code == 200, (path, response.status_code)
-        return b"".join(response.streaming_content) if response.streaming else response.content
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        close_old_connections()
+        return body
 
     def cold() -> None:
         if not warm:

@@ -286,6 +286,7 @@ def main(argv: list[str] | None = None) -> None:
 
     for writes_every in args.writes_every:
         connections["default"].close()
+        connections["default"].close_pool()  # its connections die with the dropped copy
         fresh_copy(args.server, source, target)
         print(f"\n{target} (a fresh copy of {source}): a game every {writes_every} requests")
         report(stream(args.requests, writes_every, args.seed))
