@@ -34,16 +34,31 @@ def keep_database_connections(**_: Any) -> None:
 
     A referee task is a few short queries; opening a PostgreSQL connection
     (a new server process) for each one costs more than the task itself. So
-    in workers only (the web server keeps ``CONN_MAX_AGE = 0``) a connection
-    lives ``WORKER_CONNECTION_MAX_AGE`` seconds, and after each task Django's
-    own rule closes it early if it saw an error or left a transaction open.
-    No health check before each task (one more round trip per move): after a
-    database restart, one task per thread fails and the referee's recovery
-    task restarts its game.
+    in workers a connection lives ``WORKER_CONNECTION_MAX_AGE`` seconds, and
+    after each task Django's own rule closes it early if it saw an error or
+    left a transaction open. No health check before each task (one more
+    round trip per move): after a database restart, one task per thread fails
+    and the referee's recovery task restarts its game.
+
+    Web processes use psycopg's connection pool instead (``env.DATABASE_POOL``);
+    Django refuses a pool beside ``CONN_MAX_AGE``, and a pool must never be
+    shared across a fork (a prefork child would inherit its sockets and none
+    of its threads), so workers turn it off here. ``worker_init`` is sent in
+    the main process before the execution pool starts (threads, or prefork's
+    children), before any task has connected; a connection or pool made
+    earlier all the same is closed first.
     """
     from django.conf import settings
+    from django.db import connections
 
+    for alias in connections:
+        connection = connections[alias]
+        connection.close()
+        if hasattr(connection, "close_pool"):
+            connection.close_pool()
     for database in settings.DATABASES.values():
+        database.get("OPTIONS", {}).pop("pool", None)
+        database["CONN_HEALTH_CHECKS"] = False
         database["CONN_MAX_AGE"] = WORKER_CONNECTION_MAX_AGE
     signals.task_postrun.connect(close_unusable_connections, weak=False)
 

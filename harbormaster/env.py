@@ -143,7 +143,28 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         # second before running it in milliseconds (issue #17's bench).
         options = config.setdefault("OPTIONS", {})
         options["options"] = f"{options.get('options', '')} -c jit=off".strip()
+        options["pool"] = dict(DATABASE_POOL)
+        # Checked when taken from the pool (an empty query): after a database
+        # restart a pooled connection is dead, and without the check each one
+        # would fail one request instead of being replaced.
+        config["CONN_HEALTH_CHECKS"] = True
     return config
+
+
+DATABASE_POOL: dict[str, Any] = {"min_size": 2, "max_size": 8}
+"""psycopg's connection pool for each PostgreSQL-using process that does not turn it off.
+
+Django's default opens a PostgreSQL connection (a new server process) for
+every request and closes it at the end; persistent connections
+(``CONN_MAX_AGE``) are not safe under ASGI, the pool is (Django 5.1+). A
+request takes a connection on its first query and gives it back when it
+ends. Two stay open while the process idles; eight at most serve requests
+at once, which is more than a 2-core web process keeps busy (its requests
+hold a connection only between their first query and their end; waiting long
+polls hold none); a ninth waits for one to come back (``timeout``, 30 s by
+default). Celery workers turn the pool off and keep a connection per thread
+instead (``harbormaster.celery.keep_database_connections``).
+"""
 
 
 def channel_layers(environ: Mapping[str, str]) -> dict[str, Any]:

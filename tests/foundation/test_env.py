@@ -38,6 +38,23 @@ def test_postgres_options_from_the_url_are_kept_beside_jit_off() -> None:
     url = "postgres://hm@db.example/harbor?options=-c%20statement_timeout%3D5000"
     config = env.database({"DATABASE_URL": url}, BASE)
     assert config["OPTIONS"]["options"] == "-c statement_timeout=5000 -c jit=off"
+    assert config["OPTIONS"]["pool"] == env.DATABASE_POOL
+
+
+def test_postgres_connections_come_from_a_checked_pool_not_kept_per_thread() -> None:
+    config = env.database({"DATABASE_URL": "postgres://hm@db.example/harbor"}, BASE)
+    pool = config["OPTIONS"]["pool"]
+    assert 1 <= pool["min_size"] < pool["max_size"] <= 16
+    assert config["CONN_MAX_AGE"] == 0, "Django refuses a pool beside persistent connections"
+    assert config["CONN_HEALTH_CHECKS"] is True
+    pool["max_size"] = 99  # each parse gets its own dict: no process-wide sizes changed
+    assert env.DATABASE_POOL["max_size"] != 99
+
+
+@pytest.mark.parametrize("url", ["", "sqlite:////tmp/other.db"])
+def test_sqlite_has_no_pool(url: str) -> None:
+    config = env.database({"DATABASE_URL": url}, BASE)
+    assert "pool" not in config.get("OPTIONS", {})
 
 
 @pytest.mark.postgres
