@@ -12,12 +12,14 @@ plus five long Grog Island games (~1,000+ plies,
 played with random legal moves) for the long game page. A database already
 holding the asked size is reused; ``--regenerate`` rebuilds it.
 
-Then, for each size, through Django's test client in this process (DEBUG
-off; after each request the database connection is let go as a server's
-``request_finished`` does, so a page that queries pays for taking one, from
-the pool or anew): per page the query count, CPU ms (this process) and wall ms (with the
-database server's time) at p50 and p95 over ``--repeat`` requests, and the
-ratio of each p95 to the trivial view's measured in the same run, twice:
+Then, for each size, through Django's test client in this process (DEBUG off;
+after each request the database connection is let go as a server's
+``request_finished`` does, so a page that queries pays for taking one, from the
+pool or anew): per page the query count, CPU ms (this process) and wall ms
+(with the database server's time: it includes starting a PostgreSQL server
+process for a new connection; printed for the cold column) at p50 and p95 over
+``--repeat`` requests, and the ratio of each p95 to the trivial view's measured
+in the same run, twice:
 *cold*, the page cache (``harbormaster.pagecache``) emptied before each
 request, so every request renders (what a request costs right after a write),
 and *warm*, served from the page cache (what an anonymous visitor gets until
@@ -461,14 +463,16 @@ def report(label: str, repeat: int, print_: Callable[[str], None] = print) -> No
     warm = [measure(path, repeat, True, who) for _, path, who in listed]
     print_(f"\n{label}: {repeat} requests each; ratio = p95 / the trivial view's p95")
     print_(
-        f"{'':<36} {'':>7} {'':>5} {'cold (rendered)':^24} {'warm (page cache)':^24}\n"
+        f"{'':<36} {'':>7} {'':>5} {'cold (rendered)':^42} {'warm (page cache)':^24}\n"
         f"{'page':<36} {'queries':>7} {'KB':>5} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
-        f" {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6} {'queries':>7}"
+        f" {'wall p50':>8} {'wall p95':>8} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
+        f" {'queries':>7}"
     )
     for (name, _, _), c, w in zip(listed, cold, warm, strict=True):
         print_(
             f"{name:<36} {c['queries']:>7} {c['bytes'] / 1024:>5.0f} {c['cpu'][0]:>8.2f}"
             f" {c['cpu'][1]:>8.2f} {c['cpu'][1] / cold[0]['cpu'][1]:>6.1f}"
+            f" {c['wall'][0]:>8.2f} {c['wall'][1]:>8.2f}"
             f" {w['cpu'][0]:>8.2f} {w['cpu'][1]:>8.2f} {w['cpu'][1] / warm[0]['cpu'][1]:>6.1f}"
             f" {w['queries']:>7}"
         )
