@@ -205,7 +205,14 @@ class _SentStatement:
                     for r in range(result.ntuples)
                 ]
             elif result.status != pq.ExecStatus.COMMAND_OK:
-                raise _error_of(result)
+                error = _error_of(result)
+                if not isinstance(error, IntegrityError | _Unprepared):
+                    # What Django's error wrapper does for its own queries: an
+                    # error that may have broken the connection marks it, so the
+                    # check after the task or request tests it and closes it
+                    # (a terminated backend answers with an error result here).
+                    self.conn.errors_occurred = True
+                raise error
         return rows
 
 
