@@ -11,7 +11,8 @@ games finish all the time. This bench measures that mix. On a fresh copy of
 ``hm_bench_pages`` + suffix each run; the source is never written) it gives 200
 bench competitors a bot page, then sends a stream of requests drawn from a
 traffic model (below) through Django's test client in this process, DEBUG
-off, the page cache on (LocMemCache unless ``REDIS_URL`` is set), and after
+off, each request's database connection let go at its end as a server does
+(the pool's, on PostgreSQL), the page cache on (LocMemCache unless ``REDIS_URL`` is set), and after
 every ``--writes-every`` requests plays one game to its end by the real write
 path: ``create_game`` for three competitors drawn by the same popularity as
 the views, its moves logged by the referee's own claim write in the same
@@ -208,6 +209,7 @@ Seen = dict[str, list[tuple[float, bool]]]
 def stream(requests: int, writes_every: int, seed: int) -> Seen:
     """Send the stream; per kind, (CPU ms, served from the cache) of every request."""
     from django.contrib.auth import get_user_model
+    from django.db import close_old_connections
     from django.test import Client
 
     from harbormaster import pagecache
@@ -234,6 +236,7 @@ def stream(requests: int, writes_every: int, seed: int) -> Seen:
         response = client.get(path)
         if response.streaming:
             b"".join(response.streaming_content)
+        close_old_connections()  # as a server's request_finished does (the test client does not)
         cpu = (time.process_time() - began) * 1000
         if response.status_code != 200 and kind != "game page":
             raise AssertionError(f"{path}: {response.status_code}")
