@@ -42,6 +42,7 @@ from typing import NamedTuple
 from django.db import connection
 from django.utils import timezone
 
+from harbormaster.sql_tables import quoted_tables
 from ratings.models import Rating, RatingChange, RatingScope
 from tournaments.models import Game, League
 
@@ -83,16 +84,14 @@ would draw fewer than ``limit`` points, still rightly numbered.
 
 
 def _tables() -> dict[str, str]:
-    quote = connection.ops.quote_name
-    models = {
-        "ratings": Rating,
-        "changes": RatingChange,
-        "scopes": RatingScope,
-        "leagues": League,
-        "games": Game,
-        "marks": CountedGame,
-    }
-    return {name: quote(model._meta.db_table) for name, model in models.items()}
+    return quoted_tables(
+        ratings=Rating,
+        changes=RatingChange,
+        scopes=RatingScope,
+        leagues=League,
+        games=Game,
+        marks=CountedGame,
+    )
 
 
 # Where a ladder's read starts: the id of its limit-th latest marked change, or 0 when it has

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from django.db import connection
 
+from harbormaster.sql_tables import quoted_tables
 from ratings.models import RatingChange, RatingScope
 from tournaments import spectator
 from tournaments.models import Competitor, Game, League, Seat
@@ -53,15 +54,9 @@ class ChangeRow(NamedTuple):
 
 
 def _tables() -> dict[str, str]:
-    quote = connection.ops.quote_name
-    models = {
-        "seats": Seat,
-        "competitors": Competitor,
-        "changes": RatingChange,
-        "scopes": RatingScope,
-        "leagues": League,
-    }
-    return {name: quote(model._meta.db_table) for name, model in models.items()}
+    return quoted_tables(
+        seats=Seat, competitors=Competitor, changes=RatingChange, scopes=RatingScope, leagues=League
+    )
 
 
 _SEATS = """SELECT s.position, s.competitor_id, c.name, c.kind, s.forfeited, s.substituted,

@@ -4,8 +4,22 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from tests.factories import CompetitorFactory, GameFactory, seat_bot
+from django.test import Client
+
+from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, seat_bot
 from tournaments.models import Game, Move, Seat
+
+
+def duelist():
+    """The owner pages' bot: Ada's "duelist"."""
+    return BotFactory(owner=UserFactory(username="ada", password=None), name="duelist")
+
+
+def signed_in(user) -> Client:
+    """A client with ``user`` signed in."""
+    client = Client()
+    client.force_login(user)
+    return client
 
 
 def game_with_moves(

@@ -18,8 +18,8 @@ from django.urls import reverse
 from botapi import alerts, owner_cache, services
 from botapi.models import Bot, BotAlert
 from botapi.owner_views import OwnerPage
-from tests.botapi.owner_fixtures import game_with_moves
-from tests.factories import BotFactory, UserFactory
+from tests.botapi.owner_fixtures import duelist, game_with_moves, signed_in
+from tests.factories import UserFactory
 from tournaments.claims import claim_plies
 from tournaments.decisions import Decision
 from tournaments.models import Game, Move
@@ -29,13 +29,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("page_cache")]
 
 @pytest.fixture
 def bot():
-    return BotFactory(owner=UserFactory(username="ada", password=None), name="duelist")
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+    return duelist()
 
 
 def page_of(client: Client, bot: Bot) -> tuple[int, str]:

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from botapi import owner_stats
 from botapi.models import Bot
-from tests.botapi.owner_fixtures import game_with_moves, set_created
+from tests.botapi.owner_fixtures import duelist, game_with_moves, set_created, signed_in
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory, UserFactory
 from tournaments.models import Game, Move
@@ -27,13 +27,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def bot():
-    return BotFactory(owner=UserFactory(username="ada", password=None), name="duelist")
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
+    return duelist()
 
 
 def log_url(bot: Bot, **query: object) -> str:
