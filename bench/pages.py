@@ -76,6 +76,9 @@ def _setup(server: str, database: str) -> None:
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
     settings.ROOT_URLCONF = "bench.pages_urls"
+    from harbormaster.heap import warm_and_freeze
+
+    warm_and_freeze()  # as the ASGI and WSGI applications do at start-up
 
 
 def _use(server: str, database: str) -> None:

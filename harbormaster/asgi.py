@@ -6,6 +6,8 @@ accept only origins in ALLOWED_HOSTS. HTTP passes :class:`BodySizeLimit`
 first: Django's handler would read a whole body to disk before any check.
 In the embedded mode (no broker) the first event served starts beat's
 periodic work in this process (:mod:`harbormaster.embedded_scheduler`).
+Once built, the process's start-up heap is frozen out of the garbage
+collector's full collections (:mod:`harbormaster.heap`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from harbormaster.bodylimit import BodySizeLimit  # noqa: E402
 from harbormaster.embedded_scheduler import StartsBeat  # noqa: E402
+from harbormaster.heap import warm_and_freeze  # noqa: E402
 from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
 application = StartsBeat(
@@ -37,3 +40,4 @@ application = StartsBeat(
         }
     )
 )
+warm_and_freeze()  # the start-up heap out of full collections (harbormaster.heap)
