@@ -13,10 +13,13 @@ class PeopleConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from . import auth_cache, seated
+        from harbormaster import pagecache
+
+        from . import auth_cache, header, seated
 
         auth_cache.connect()  # a user saved or deleted: their cached row is stale
         seated.connect()  # a person seated in a new game: the badge asks the database again
+        pagecache.register_header_variant(header.header_variant)  # who may have a kept header
         # Signing in reads both once, so every page after it costs the same.
         user_logged_in.connect(_signed_in, dispatch_uid="people-signed-in-warm")
 
