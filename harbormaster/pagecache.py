@@ -32,7 +32,9 @@ after its ``</header>``, which on these pages are the same for everyone -- and
 the header is rendered afresh for each request (:func:`site_header`). The
 content outside the header is the same for a visitor too, so a signed-in
 request is also served from the page a visitor stored (cut at the same marks);
-a visitor is never served a page a signed-in request stored. A
+a visitor is never served a page a signed-in request stored. The header
+itself is kept too where the people app names it (:func:`site_header`), with
+a fresh CSRF token per response. A
 response is stored only if rendering it left nothing session-dependent behind:
 a 200, no cookie, no session change, no message read or added, no
 ``Cache-Control: private/no-store``, and no CSRF token: for an anonymous page
