@@ -7,12 +7,15 @@ whole response is kept in Django's cache and served again until something it
 shows changes.
 
 *Keys.* A page's key is a hash of the method, the absolute URL with its query
-string (the API's ``next`` links are absolute), the request headers the page
-varies by (``Accept`` for the API) and the current *version tokens* of the page
-(read with one ``get_many``). A write that changes what pages show replaces a
-token (:func:`bump`, after the commit): every key made with the old one is
-never asked for again and expires after ``PAGECACHE_SECONDS`` (60 s by
-default), which is also the safety net for a change that bumps nothing.
+string (the API's ``next`` links are absolute) and the request headers the page
+varies by (``Accept`` for the API); it is stored with the *version* it was
+rendered at, a digest of the current tokens of the page, and served only while
+those tokens are unchanged (tokens and page read with one ``get_many``: one
+round trip to Redis). A write that changes what pages show replaces a token
+(:func:`bump`, after the commit): every page stored at the old version is
+never served again and is replaced by the next render or expires after
+``PAGECACHE_SECONDS`` (60 s by default), which is also the safety net for a
+change that bumps nothing.
 
 *Tokens.* A page names the tokens it depends on: :data:`RESULTS` (the game
 lists), :data:`PEOPLE` (names and visibility, every page) and narrower ones, per
@@ -200,24 +203,37 @@ def _digest(parts: Iterable[str]) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
-def page_key(
-    request: HttpRequest, names: Sequence[str], vary: Iterable[str] = (), variant: str = ""
-) -> str:
-    """The cache key of this request's page under the current tokens of ``names``.
-
-    ``variant`` "" is the whole anonymous page; "signed-in" the parts around the header.
-    """
-    return page_keys(request, names, vary, [variant])[0]
-
-
-def page_keys(
+def _lookup(
     request: HttpRequest, names: Sequence[str], vary: Iterable[str], variants: Sequence[str]
-) -> list[str]:
-    """:func:`page_key` of each of ``variants``, the tokens read once."""
+) -> tuple[list[str], str, dict[str, Any]]:
+    """``(keys, version, entries)`` of this request's page in each of ``variants``, in one
+    cache round trip.
+
+    A page is stored under its URL (and the headers it varies by, and the
+    variant: "" the whole anonymous page, "signed-in" the parts around the
+    header) with the *version* it was rendered at: a digest of the current
+    tokens of ``names``. Tokens and pages are read with one ``get_many``, and a
+    page is served only if its version is the tokens' now, so a bump retires it
+    as a new key did, at the cost of one round trip to Redis instead of two
+    (each about 0.2 ms of this process's CPU). ``entries`` maps each key to its
+    stored value when that is current.
+    """
+    token_keys = [_TOKEN_PREFIX + name for name in [*names, EVERYTHING]]
     parts = [request.method or "", request.build_absolute_uri()]
     parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
-    parts += tokens([*names, EVERYTHING])
-    return [_PAGE_PREFIX + _digest([*parts, variant] if variant else parts) for variant in variants]
+    keys = [_PAGE_PREFIX + _digest([*parts, variant] if variant else parts) for variant in variants]
+    found = cache.get_many([*token_keys, *keys])
+    if all(key in found for key in token_keys):
+        current = [str(found[key]) for key in token_keys]
+    else:  # a token lost or never made: made now (a second round trip, rarely)
+        current = tokens([*names, EVERYTHING])
+    version = _digest(current)
+    entries = {}
+    for key in keys:
+        entry = found.get(key)
+        if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == version:
+            entries[key] = entry[1]
+    return keys, version, entries
 
 
 def storable(request: HttpRequest, response: HttpResponseBase) -> bool:
@@ -400,16 +416,15 @@ def serve(
         return _serve_signed_in(request, render, names, vary)
     if not cacheable_request(request):
         return render()
-    key = page_key(request, names, vary)
-    stored = cache.get(key)
-    if stored is not None:
-        return _thaw(stored)
+    [key], version, entries = _lookup(request, names, vary, [""])
+    if key in entries:
+        return _thaw(entries[key])
     csrf_before = request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
     response = _buffered(render())
 
     def store(rendered: HttpResponseBase) -> None:
         if not csrf_before and storable(request, rendered):
-            cache.set(key, _freeze(rendered), timeout=seconds())
+            cache.set(key, (version, _freeze(rendered)), timeout=seconds())
 
     _after_render(response, store)
     return response
@@ -426,13 +441,13 @@ def _serve_signed_in(
     The content outside the header is the same for a visitor and for anyone signed
     in (module docstring; a test compares the two renders of every cached page),
     so a page an anonymous request stored serves signed-in people too: on a busy
-    site most pages are stored by visitors first.
+    site most pages are stored by visitors first. One cache round trip reads
+    the tokens and both (:func:`_lookup`).
     """
-    key, anonymous_key = page_keys(request, names, vary, ["signed-in", ""])
-    found = cache.get_many([key, anonymous_key])
-    stored = found.get(key)
-    if stored is None and anonymous_key in found:
-        stored = _cut(found[anonymous_key])
+    (key, anonymous_key), version, entries = _lookup(request, names, vary, ["signed-in", ""])
+    stored = entries.get(key)
+    if stored is None and anonymous_key in entries:
+        stored = _cut(entries[anonymous_key])
     if stored is not None:
         return _with_header(request, stored)
     response = render()
@@ -440,7 +455,7 @@ def _serve_signed_in(
     def store(rendered: HttpResponseBase) -> None:
         parts = around_header(request, rendered)
         if parts is not None:
-            cache.set(key, parts, timeout=seconds())
+            cache.set(key, (version, parts), timeout=seconds())
 
     _after_render(response, store)
     return response

@@ -481,3 +481,26 @@ def test_a_page_a_visitor_stored_serves_signed_in_people_with_their_own_header(
                 fresh = viewer.get(path)
             unmasked = [re.sub(r'value="[^"]+"', "", p.content.decode()) for p in (page, fresh)]
             assert unmasked[0] == unmasked[1], (path, user.username)
+
+
+@pytest.mark.usefixtures("page_cache", "games")
+def test_a_warm_page_is_one_cache_round_trip_and_a_bump_retires_it(
+    client: Client, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    calls: list[str] = []
+    real = pagecache.cache
+
+    class Counting:
+        def __getattr__(self, name: str):
+            calls.append(name)
+            return getattr(real, name)
+
+    first = client.get("/games/")
+    monkeypatch.setattr(pagecache, "cache", Counting())
+    served = client.get("/games/")
+    assert hit(served) and served.content == first.content
+    assert calls == ["get_many"], "the tokens and the page in one read"
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.bump_on_commit(pagecache.RESULTS)
+    assert not hit(client.get("/games/"))  # stored at the old version: never served again
+    assert hit(client.get("/games/"))
