@@ -218,10 +218,18 @@ def _lookup(
     (each about 0.2 ms of this process's CPU). ``entries`` maps each key to its
     stored value when that is current.
     """
-    token_keys = [_TOKEN_PREFIX + name for name in [*names, EVERYTHING]]
     parts = [request.method or "", request.build_absolute_uri()]
     parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
     keys = [_PAGE_PREFIX + _digest([*parts, variant] if variant else parts) for variant in variants]
+    version, entries = _read_versioned(keys, names)
+    return keys, version, entries
+
+
+def _read_versioned(keys: Sequence[str], names: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """``(version, entries)``: the current version of ``names``' tokens (and
+    :data:`EVERYTHING`'s) and, of the values stored under ``keys`` as ``(version,
+    value)``, those stored at that version; all read with one ``get_many``."""
+    token_keys = [_TOKEN_PREFIX + name for name in [*names, EVERYTHING]]
     found = cache.get_many([*token_keys, *keys])
     if all(key in found for key in token_keys):
         current = [str(found[key]) for key in token_keys]
@@ -233,7 +241,7 @@ def _lookup(
         entry = found.get(key)
         if isinstance(entry, tuple) and len(entry) == 2 and entry[0] == version:
             entries[key] = entry[1]
-    return keys, version, entries
+    return version, entries
 
 
 def storable(request: HttpRequest, response: HttpResponseBase) -> bool:
@@ -509,20 +517,20 @@ def fragment(parts: Sequence[str], names: Sequence[str], render: Callable[[], st
     """
     if seconds() <= 0:
         return render()
-    key = _FRAGMENT_PREFIX + _digest([*parts, *tokens([*names, EVERYTHING])])
-    stored = cache.get(key)
-    if stored is not None:
-        return str(stored)
+    key = _FRAGMENT_PREFIX + _digest(parts)
+    version, entries = _read_versioned([key], names)  # one round trip, as a page's
+    if key in entries:
+        return str(entries[key])
     text = render()
-    cache.set(key, text, timeout=seconds())
+    cache.set(key, (version, text), timeout=seconds())
     return text
 
 
 def clear() -> None:
     """Make every stored page and fragment unreachable (tests, the bench).
 
-    Every key is made with the :data:`EVERYTHING` token besides the page's own,
-    so replacing it retires them all, whatever narrow tokens they were made with.
+    Every stored version includes the :data:`EVERYTHING` token besides the page's
+    own, so replacing it retires them all, whatever narrow tokens they depend on.
     """
     discard_pending()
     bump(EVERYTHING)

@@ -504,3 +504,33 @@ def test_a_warm_page_is_one_cache_round_trip_and_a_bump_retires_it(
         pagecache.bump_on_commit(pagecache.RESULTS)
     assert not hit(client.get("/games/"))  # stored at the old version: never served again
     assert hit(client.get("/games/"))
+
+
+@pytest.mark.usefixtures("page_cache")
+def test_a_stored_fragment_is_one_cache_round_trip_and_a_bump_retires_it(
+    db, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    renders: list[str] = []
+
+    def render() -> str:
+        renders.append("rendered")
+        return f"section {len(renders)}"
+
+    assert pagecache.fragment(["part"], [pagecache.RESULTS], render) == "section 1"
+    calls: list[str] = []
+    real = pagecache.cache
+
+    class Counting:
+        def __getattr__(self, name: str):
+            calls.append(name)
+            return getattr(real, name)
+
+    monkeypatch.setattr(pagecache, "cache", Counting())
+    assert pagecache.fragment(["part"], [pagecache.RESULTS], render) == "section 1"
+    assert calls == ["get_many"]
+    monkeypatch.setattr(pagecache, "cache", real)
+    assert pagecache.fragment(["other part"], [pagecache.RESULTS], render) == "section 2"
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.bump_on_commit(pagecache.RESULTS)
+    assert pagecache.fragment(["part"], [pagecache.RESULTS], render) == "section 3"
+    assert pagecache.fragment(["part"], [pagecache.PEOPLE], render) == "section 4"  # other tokens
