@@ -483,10 +483,8 @@ def test_a_page_a_visitor_stored_serves_signed_in_people_with_their_own_header(
             assert unmasked[0] == unmasked[1], (path, user.username)
 
 
-@pytest.mark.usefixtures("page_cache", "games")
-def test_a_warm_page_is_one_cache_round_trip_and_a_bump_retires_it(
-    client: Client, monkeypatch, django_capture_on_commit_callbacks
-) -> None:
+def counting_cache_calls(monkeypatch) -> list[str]:
+    """The names of the cache operations ``pagecache`` makes from now on (each a round trip)."""
     calls: list[str] = []
     real = pagecache.cache
 
@@ -495,8 +493,16 @@ def test_a_warm_page_is_one_cache_round_trip_and_a_bump_retires_it(
             calls.append(name)
             return getattr(real, name)
 
-    first = client.get("/games/")
     monkeypatch.setattr(pagecache, "cache", Counting())
+    return calls
+
+
+@pytest.mark.usefixtures("page_cache", "games")
+def test_a_warm_page_is_one_cache_round_trip_and_a_bump_retires_it(
+    client: Client, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    first = client.get("/games/")
+    calls = counting_cache_calls(monkeypatch)
     served = client.get("/games/")
     assert hit(served) and served.content == first.content
     assert calls == ["get_many"], "the tokens and the page in one read"
@@ -517,18 +523,10 @@ def test_a_stored_fragment_is_one_cache_round_trip_and_a_bump_retires_it(
         return f"section {len(renders)}"
 
     assert pagecache.fragment(["part"], [pagecache.RESULTS], render) == "section 1"
-    calls: list[str] = []
-    real = pagecache.cache
-
-    class Counting:
-        def __getattr__(self, name: str):
-            calls.append(name)
-            return getattr(real, name)
-
-    monkeypatch.setattr(pagecache, "cache", Counting())
+    calls = counting_cache_calls(monkeypatch)
     assert pagecache.fragment(["part"], [pagecache.RESULTS], render) == "section 1"
     assert calls == ["get_many"]
-    monkeypatch.setattr(pagecache, "cache", real)
+    monkeypatch.undo()
     assert pagecache.fragment(["other part"], [pagecache.RESULTS], render) == "section 2"
     with django_capture_on_commit_callbacks(execute=True):
         pagecache.bump_on_commit(pagecache.RESULTS)
