@@ -7,9 +7,9 @@ own ``--suffix`` copy), in this process with LocMemCache: renders and stores
 the lists, every engine's leaderboard page and API, ``--sample`` competitors'
 pages (people and bots with a page, drawn with a fixed seed; the bench
 databases have one of each) and the newest ``--sample`` finished games' pages;
-then creates a Manila game for a bot with a page and two without
-(``create_game``, the referee not started), logs random legal
-moves to its end and finishes it through ``referee.finish``; then asks every
+then plays a Manila game for a bot with a page and two without by the real
+write path (``bench.steady.play_one_game``: ``create_game``, the referee's
+claim write, its ``advance`` finishing the game); then asks every
 page again and counts, per kind, the pages still served from the cache.
 Not a test: it reports what it sees.
 """
@@ -21,6 +21,7 @@ import random
 from collections import Counter
 
 from bench.pages import SIZES, _setup
+from bench.steady import play_one_game
 
 
 def _pages(sample: int, rng: random.Random) -> list[tuple[str, str]]:
@@ -49,28 +50,6 @@ def _pages(sample: int, rng: random.Random) -> list[tuple[str, str]]:
     return pages
 
 
-def _play_one(competitors: list) -> int:
-    """A Manila game created, played to its end with random moves and finished by the referee."""
-    from engines import CHANCE, Dealer
-    from tournaments import broadcast, creation, referee
-    from tournaments.models import Game, Move
-    from tournaments.statecache import load_state
-
-    broadcast.publish = lambda game_id, message: None  # no channel layer here
-    creation.schedule_advance = lambda game_id: None  # the moves are logged below
-    game = creation.create_game("manila", competitors, enforce_capacity=False)
-    state, dealer, rng, ply = load_state(game), Dealer(game.seed), random.Random(1), game.next_ply
-    while not state.is_over:
-        seat = state.to_move[0]
-        action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
-        state.apply(seat, action)
-        Move.objects.create(game=game, ply=ply, seat=seat, action=action, source="person")
-        ply += 1
-    Game.objects.filter(pk=game.pk).update(next_ply=ply)
-    assert referee.finish(game.pk)
-    return game.pk
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="postgres://postgres@127.0.0.1:5432/")
@@ -93,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
     # One bot with a page (and its versions), two without: the other pages are unrelated.
     played = Competitor.objects.filter(bot__isnull=False).order_by("pk")[:1]
     players = [*played, *Competitor.objects.filter(kind="bot", bot__isnull=True).order_by("?")[:2]]
-    game = _play_one(players)
+    game = play_one_game([c.pk for c in players], "manila", random.Random(1))
     kept = Counter(kind for kind, path in pages if client.get(path).get("X-Page-Cache") == "hit")
     print(f"game #{game} finished: {', '.join(c.name for c in players)}")
     print(f"{'page':<16} {'stored':>7} {'kept':>6}")
