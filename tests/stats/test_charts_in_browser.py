@@ -73,7 +73,7 @@ def test_the_rating_chart_is_drawn_and_links_to_games(server, shots) -> None:
         # From the engine's leaderboard: its row links to the competitor page.
         browser.get(f"{server}/leaderboards/{latest.engine}/")
         links = [
-            link for link in browser.find_all("table a.competitor")
+            link for link in browser.find_all("table.leaderboard a.competitor")
             if browser.run("return arguments[0].textContent", link) == "ann/alpha"
         ]  # fmt: skip
         assert len(links) == 1, "the bot's row on the leaderboard links to its page"

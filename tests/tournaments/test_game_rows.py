@@ -32,7 +32,8 @@ ITEM = (
     '        <ol class="standings">\n'
     "        {% for seat in item.standings %}\n"
     '          <liME>{% if item.finished %}<span class="rank">{{ seat.rank }}.</span> {% endif %}'
-    '<span class="competitor">{{ seat.competitor }}</span>{% if item.finished %} '
+    '<a class="competitor" href="{% url \'stats:competitor\' seat.competitor_id %}">'
+    '{{ seat.competitor }}</a>{% if item.finished %} '
     '<span class="score">{{ seat.score|floatformat:"-2" }}</span>{% if seat.forfeited %} '
     '<span class="muted">(forfeited)</span>{% endif %}{% endif %}</li>\n'
     "        {% endfor %}\n"

@@ -29,22 +29,29 @@ register = template.Library()
 
 
 class Paths(NamedTuple):
-    """The links of a row: a game's page and an event's page, by id."""
+    """The links of a row: a game's page, an event's page and a player's page, by id."""
 
     game: Callable[[int], str]
     tournament: Callable[[int], str]
+    competitor: Callable[[int], str]
 
 
 def paths_now() -> Paths:
     """The rows' links for this request's URLconf and script prefix, looked up once."""
-    return Paths(id_paths("tournaments:game"), id_paths("tournaments:tournament"))
+    return Paths(
+        id_paths("tournaments:game"),
+        id_paths("tournaments:tournament"),
+        id_paths("stats:competitor"),
+    )
 
 
-def _seat(seat: PublicSeat, finished: bool, separator: str, me: int | None) -> str:
-    """One ``<li>`` of the standings: rank, name, and score and forfeit once finished."""
+def _seat(seat: PublicSeat, finished: bool, separator: str, me: int | None, paths: Paths) -> str:
+    """One ``<li>`` of the standings: rank, linked name, and score and forfeit once finished."""
     mark = ' class="me"' if me is not None and seat.competitor_id == me else ""
     rank = f'<span class="rank">{escape(str(seat.rank))}.</span> ' if finished else ""
-    item = f'<li{mark}>{rank}<span class="competitor">{escape(str(seat.competitor))}</span>'
+    name = escape(str(seat.competitor))
+    href = paths.competitor(seat.competitor_id)
+    item = f'<li{mark}>{rank}<a class="competitor" href="{href}">{name}</a>'
     if finished:
         item += f' <span class="score">{fixed(seat.score, -2, separator)}</span>'
         if seat.forfeited:
@@ -75,7 +82,7 @@ def row(
         engine += f' <span class="muted">· <a href="{href}">{event}</a></span>'
     unrated = "" if game.rated else ' <span class="muted">(unrated)</span>'
     finished = item.finished
-    seats = "".join(_seat(seat, finished, separator, me) for seat in item.standings)
+    seats = "".join(_seat(seat, finished, separator, me, paths) for seat in item.standings)
     return (
         "\n    <tr>\n"
         f'      <td><a href="{paths.game(game.pk)}">#{int(game.pk)}</a></td>\n'
