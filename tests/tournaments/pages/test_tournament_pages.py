@@ -119,8 +119,11 @@ def test_a_finished_event_reveals_its_seed_with_how_to_check_it(client: Client) 
     assert "verify_game" in words
     standings = event_standings.standings(t)
     leader = standings[0]
-    row = re.search(r"<tr>\s*<td>1</td>\s*<td><span class=\"competitor\">(.+?)</span>", html)
-    assert row and row.group(1) == leader.entrant.name.replace("/", "/<wbr>")
+    row = re.search(
+        r"<tr>\s*<td>1</td>\s*<td><a class=\"competitor\" href=\"(.+?)\">(.+?)</a>", html
+    )
+    assert row and row.group(2) == leader.entrant.name.replace("/", "/<wbr>")
+    assert row.group(1) == f"/competitors/{leader.entrant.competitor_id}/", "linked to its page"
     assert f'href="/tournaments/{t.pk}/standings.csv"' in html
     assert "Tablemates" in words and "Game score" in words and "H2H" in words
     assert "Ties are broken by" in words, "the tie-break columns are explained"
