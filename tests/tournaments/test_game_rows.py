@@ -33,7 +33,7 @@ ITEM = (
     "        {% for seat in item.standings %}\n"
     '          <liME>{% if item.finished %}<span class="rank">{{ seat.rank }}.</span> {% endif %}'
     '<a class="competitor" href="{% url \'stats:competitor\' seat.competitor_id %}">'
-    '{{ seat.competitor }}</a>{% if item.finished %} '
+    "{{ seat.competitor }}</a>{% if item.finished %} "
     '<span class="score">{{ seat.score|floatformat:"-2" }}</span>{% if seat.forfeited %} '
     '<span class="muted">(forfeited)</span>{% endif %}{% endif %}</li>\n'
     "        {% endfor %}\n"
