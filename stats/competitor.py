@@ -101,31 +101,60 @@ class LadderHistory:
         return self.rated > self.limit
 
     def as_chart(self) -> dict[str, Any]:
-        """What ``static/stats/charts.js`` draws (embedded with ``json_script``)."""
+        """What ``static/stats/charts.js`` draws (embedded with ``json_script``).
+
+        The systems rate the same games, so the game columns (number, id, day) are
+        written once per ladder and each system adds its own values, ``null`` where
+        it has no point for a game (a ladder being recomputed). Written three times
+        over, with full timestamps and every float's last digit, they were two
+        thirds of a busy competitor's page; the chart shows a day and two decimals.
+        """
+        games: dict[int, HistoryPoint] = {}
+        for points in self.systems.values():
+            for point in points:
+                games.setdefault(point.game_id, point)
+        order = sorted(games, key=lambda game_id: (games[game_id].number, game_id))
         return {
             "scope": self.scope_id,
             "engine": self.engine,
             "title": self.title,
-            "systems": [_chart_system(system, points) for system, points in self.systems.items()],
+            "number": [games[game_id].number for game_id in order],
+            "game": order,
+            "day": [_day(games[game_id].finished) for game_id in order],
+            "systems": [
+                _chart_system(system, points, order) for system, points in self.systems.items()
+            ],
         }
 
 
-def _chart_system(system: str, points: list[HistoryPoint]) -> dict[str, Any]:
-    """One system's series as the chart's columns, read off the points in one ``zip``
-    (thousands of points a page) rather than one pass per column."""
-    columns = [list(column) for column in zip(*points, strict=True)]
-    number, game, finished, value, sigma = columns or [[] for _ in HistoryPoint._fields]
-    drawn_alone = all(s is None for s in sigma)  # Elo: its score is its value
+CHART_DIGITS = 2
+"""Decimals the chart's values keep: it shows Elo whole and the others to two."""
+
+
+def _day(finished: str | None) -> str | None:
+    """``YYYY-MM-DD`` of an ISO timestamp: all the chart's legend shows of it."""
+    return None if finished is None else finished[:10]
+
+
+def _chart_system(system: str, points: list[HistoryPoint], order: list[int]) -> dict[str, Any]:
+    """One system's values and leaderboard scores, aligned with the ladder's games."""
+    if len(points) == len(order) and all(
+        p.game_id == g for p, g in zip(points, order, strict=True)
+    ):
+        aligned: list[HistoryPoint | None] = list(points)  # every game: the usual case
+    else:
+        at = {point.game_id: point for point in points}
+        aligned = [at.get(game_id) for game_id in order]
+    drawn_alone = all(point.sigma is None for point in points)  # Elo: its score is its value
+    value = [None if p is None else round(p.value, CHART_DIGITS) for p in aligned]
+    score = None
+    if not drawn_alone:
+        score = [None if p is None else round(p.score, CHART_DIGITS) for p in aligned]
     return {
         "system": system,
         "name": SYSTEM_NAMES.get(system, system),
-        "number": number,
-        "game": game,
-        "finished": finished,
         "value": value,
-        "score": None
-        if drawn_alone
-        else [v if s is None else v - 3 * s for v, s in zip(value, sigma, strict=True)],
+        "score": score,
     }
 
 

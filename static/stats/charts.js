@@ -1,9 +1,10 @@
 /* Rating history charts of the competitor pages, drawn with uPlot (static/vendor/uplot).
  *
  * The data are embedded in the page (json_script "rating-history-data", from
- * stats.competitor.LadderHistory.as_chart): per rating scope, per system, the
- * game numbers (x), the game ids, the rating after each game and, for
- * TrueSkill and OpenSkill, the leaderboard's score mu - 3 sigma. One chart per
+ * stats.competitor.LadderHistory.as_chart): per rating scope, the game numbers
+ * (x), the game ids and the days they finished, and per system the rating
+ * after each game and, for TrueSkill and OpenSkill, the leaderboard's score
+ * mu - 3 sigma (null where a system has no point for a game). One chart per
  * scope (the <figure data-scope> the page renders), a button per system to
  * switch, the legend shows the game under the cursor, and a click on the plot
  * opens the game the cursor is on. Without JavaScript the page still lists
@@ -25,7 +26,7 @@
     return value == null ? "—" : value.toFixed(digits);
   }
 
-  function options(system, box) {
+  function options(ladder, system, box) {
     var conservative = system.score !== null;
     var digits = system.system === "elo" ? 0 : 2;
     var series = [
@@ -33,8 +34,8 @@
         label: "Game",
         value: function (u, x, si, idx) {
           if (idx == null) return "—";
-          var day = system.finished[idx] ? " · " + system.finished[idx].slice(0, 10) : "";
-          return "no. " + x + " · #" + system.game[idx] + day;
+          var day = ladder.day[idx] ? " · " + ladder.day[idx] : "";
+          return "no. " + x + " · #" + ladder.game[idx] + day;
         },
       },
       {
@@ -83,8 +84,8 @@
     };
   }
 
-  function data(system) {
-    var columns = [system.number, system.value];
+  function data(ladder, system) {
+    var columns = [ladder.number, system.value];
     if (system.score !== null) columns.push(system.score);
     return columns;
   }
@@ -99,10 +100,10 @@
       current = ladder.systems[index];
       if (plot) plot.destroy();
       box.textContent = "";
-      plot = new uPlot(options(current, box), data(current), box);
+      plot = new uPlot(options(ladder, current, box), data(ladder, current), box);
       plot.over.addEventListener("click", function () {
         var idx = plot.cursor.idx;
-        if (idx != null) window.location.href = "/games/" + current.game[idx] + "/";
+        if (idx != null) window.location.href = "/games/" + ladder.game[idx] + "/";
       });
       plot.over.style.cursor = "pointer";
       plot.over.title = "Click to open the game";

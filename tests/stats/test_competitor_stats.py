@@ -64,10 +64,13 @@ def test_rating_history_is_the_rating_changes_of_counted_games(world) -> None:
     # the open duplicate set's game was rated, but is not shown
     assert RatingChange.objects.filter(game=world.set_open, competitor=world.alpha).exists()
     chart = ladder.as_chart()
+    assert chart["game"] == counted and chart["number"] == [1, 2, 3, 4]
     trueskill = next(s for s in chart["systems"] if s["system"] == "trueskill")
-    assert trueskill["game"] == counted
-    assert trueskill["score"] == [p.value - 3 * p.sigma for p in ladder.systems["trueskill"]]
+    points = ladder.systems["trueskill"]
+    assert trueskill["value"] == [round(p.value, 2) for p in points]
+    assert trueskill["score"] == [round(p.value - 3 * p.sigma, 2) for p in points]
     elo = next(s for s in chart["systems"] if s["system"] == "elo")
+    assert elo["value"] == [round(p.value, 2) for p in ladder.systems["elo"]]
     assert elo["score"] is None
 
 
@@ -169,3 +172,35 @@ def test_is_public_q_agrees_with_is_public(world) -> None:
     shown = set(Game.objects.filter(spectator.is_public_q()).values_list("pk", flat=True))
     assert shown == {game.pk for game in games if spectator.is_public(game)}
     assert world.set_open.pk not in shown and world.counted[0].pk in shown
+
+
+def test_the_chart_writes_the_games_once_and_aligns_a_system_missing_one() -> None:
+    """A ladder whose systems disagree (one being recomputed) keeps every game, ``null`` where
+    a system has none; values keep two decimals and timestamps their day."""
+    point = stats.HistoryPoint
+    ladder = stats.LadderHistory(
+        scope_id=7,
+        engine="manila",
+        engine_name="Manila",
+        title="Manila — global ladder",
+        is_global=True,
+        systems={
+            "elo": [point(1, 10, "2026-01-02T03:04:05+00:00", 1512.3456, None)],
+            "trueskill": [
+                point(1, 10, "2026-01-02T03:04:05+00:00", 26.123456, 7.0),
+                point(2, 11, None, 27.5, 6.5),
+            ],
+        },
+        games={"elo": 1, "trueskill": 2},
+        limit=500,
+    )
+    chart = ladder.as_chart()
+    assert (chart["number"], chart["game"], chart["day"]) == (
+        [1, 2],
+        [10, 11],
+        ["2026-01-02", None],
+    )
+    elo, trueskill = chart["systems"]
+    assert (elo["value"], elo["score"]) == ([1512.35, None], None)
+    assert trueskill["value"] == [26.12, 27.5]
+    assert trueskill["score"] == [round(26.123456 - 21.0, 2), round(27.5 - 19.5, 2)]
