@@ -23,8 +23,9 @@ for someone who holds no seat -- *show less when in doubt*:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -232,10 +233,34 @@ def public_plies(game: Game) -> list[PublicPly]:
     rules as far as they accept its moves; past the first one they refuse, its
     plies are listed without events (verification names the version change).
     """
+    plies, _ = public_plies_between(game, range)
+    return plies
+
+
+class Span(Protocol):
+    """Plies ``start`` up to ``stop`` (excluded): a ``range``, a page's ``ply_window.Window``."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def stop(self) -> int: ...
+
+
+S = TypeVar("S", bound=Span)
+
+
+def public_plies_between(game: Game, choose: Callable[[int], S]) -> tuple[list[PublicPly], S]:
+    """The plies of the span ``choose(total)`` picks, made as :func:`public_plies` makes them,
+    and that span: a page listing a window of a long game describes only the window's plies
+    (a 1,581-ply game's page shows 500) from one read of the record."""
     reveal = is_public(game)
     rules = engines.get(game.engine)
+    rows = records.public_record(game).rows
+    span = choose(len(rows))
     plies = []
-    for ply, (seat, action, description, events) in enumerate(records.public_record(game).rows):
+    for ply in range(max(span.start, 0), min(span.stop, len(rows))):
+        seat, action, description, events = rows[ply]
         if reveal and description is None:
             description = rules.describe(action)
         plies.append(
@@ -247,7 +272,7 @@ def public_plies(game: Game) -> list[PublicPly]:
                 events=events,
             )
         )
-    return plies
+    return plies, span
 
 
 def event_text(rules: engines.Engine, event: dict[str, Any]) -> str:

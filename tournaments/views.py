@@ -55,15 +55,17 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     seats = spectator.public_seats(game)
     names = {seat.position: seat.competitor for seat in seats}
     rules = engines.get(game.engine)
-    every_ply = spectator.public_plies(game)
-    window = ply_window.requested(len(every_ply), request.GET.get("plies"))
+    asked = request.GET.get("plies")
+    shown, window = spectator.public_plies_between(
+        game, lambda total: ply_window.requested(total, asked)
+    )
     plies = [
         {
             "ply": ply,
             "who": "chance" if ply.is_chance else names.get(ply.seat, f"seat {ply.seat}"),
             "events": [spectator.event_text(rules, event) for event in ply.events],
         }
-        for ply in every_ply[window.start : window.stop]
+        for ply in shown
     ]
     summary = listings.GameSummary(game, listings.engine_name(game.engine), seats)
     public = spectator.is_public(game)
@@ -93,7 +95,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "ratings": rating_effects.game_ratings(game, seats, withdrawn),
             "board": board,
             "plies": plies,
-            "ply_count": len(every_ply),
+            "ply_count": window.total,
             "ply_window": window,
             "current_version": rules.version,
         },

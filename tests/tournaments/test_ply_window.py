@@ -9,7 +9,7 @@ import pytest
 
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
-from tournaments import ply_window
+from tournaments import ply_window, spectator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,6 +50,25 @@ def test_a_long_games_page_lists_one_window_and_links_the_others(client, monkeyp
     assert listed_plies(tail) == list(range(last, game.next_ply))
     whole = client.get(f"/games/{game.pk}/?plies=garbled").content.decode()
     assert listed_plies(whole) == list(range(50))
+
+
+def test_only_the_windows_plies_are_made(monkeypatch) -> None:
+    """A page's window is made from one read of the record, its plies alone."""
+    monkeypatch.setattr(ply_window, "SIZE", 50)
+    players = [CompetitorFactory(name=name, kind="person") for name in ("Ana", "Ben", "Cy")]
+    game = played_game("manila", players, seed="windowed")
+    every = spectator.public_plies(game)
+    shown, window = spectator.public_plies_between(game, lambda total: range(40, 60))
+    assert shown == every[40:60] and window == range(40, 60)
+    tail, span = spectator.public_plies_between(
+        game, lambda total: ply_window.requested(total, "50")
+    )
+    assert span.total == len(every) and tail == every[50:100]
+    made = []
+    ply = spectator.PublicPly
+    monkeypatch.setattr(spectator, "PublicPly", lambda **fields: made.append(1) or ply(**fields))
+    spectator.public_plies_between(game, lambda total: range(40, 60))
+    assert len(made) == 20, "only the window's plies are made"
 
 
 def test_a_windowed_list_steps_through_every_position_in_a_browser(
