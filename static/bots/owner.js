@@ -22,12 +22,15 @@
 
   var options = Object.assign(size(), {
     cursor: { drag: { x: false, y: false } },
-    scales: { x: { time: true }, ms: { auto: true }, pct: { range: function (u, min, max) { return [0, Math.min(100, Math.max(10, Math.ceil((max || 0) * 1.25)))]; } } },
+    // Half a day of margin each side: today's values (all a new bot has) sit off the edge.
+    scales: { x: { time: true, range: function (u, min, max) { return [min - 43200, max + 43200]; } }, ms: { auto: true }, pct: { range: function (u, min, max) { return [0, Math.min(100, Math.max(10, Math.ceil((max || 0) * 1.25)))]; } } },
     series: [
       { label: "Day", value: "{YYYY}-{MM}-{DD}" },
       { label: "p50", scale: "ms", stroke: "#12559b", width: 2, spanGaps: false,
+        points: { show: true, size: 7, fill: "#12559b" },
         value: function (u, v) { return v == null ? "—" : v + " ms"; } },
       { label: "p95", scale: "ms", stroke: "#d9822b", width: 2, dash: [6, 4], spanGaps: false,
+        points: { show: true, size: 7, fill: "#d9822b" },
         value: function (u, v) { return v == null ? "—" : v + " ms"; } },
       { label: "fault rate", scale: "pct", stroke: "#a4161a", fill: "rgba(164, 22, 26, 0.05)", width: 1.5,
         paths: uPlot.paths.stepped({ align: 1 }),
