@@ -23,7 +23,8 @@ games/``, ``/leagues/<slug>/``, a
 league's leaderboard API
 ``/leaderboards/<engine>/``             :func:`ladder`, :func:`engine_games`,
                                         :data:`EVENTS`
-``/leaderboards/``                      :func:`ladder` of every engine
+``/leaderboards/``                      :func:`ladder` of every engine,
+                                        :data:`EVENTS` (the leagues)
 ``GET /api/v1/leaderboards/<engine>/``  :func:`ladder`
 (JSON and CSV)
 ``/people/<username>/``                 :func:`person`, :data:`EVENTS`, :data:`RECOMPUTE`
@@ -123,8 +124,8 @@ def ladder_api(engine: str) -> list[str]:
 
 
 def ladders_overview(engines: Iterable[str]) -> list[str]:
-    """``/leaderboards/``: the top of every engine's ladder."""
-    return [*(ladder(engine) for engine in engines), PEOPLE]
+    """``/leaderboards/``: the top of every engine's ladder, and the leagues' names."""
+    return [*(ladder(engine) for engine in engines), EVENTS, PEOPLE]
 
 
 def person_page(request: object, username: str) -> list[str]:

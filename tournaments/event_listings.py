@@ -297,6 +297,12 @@ def settings_in_words(tournament: Tournament, entrant_count: int) -> list[tuple[
 
 
 # ------------------------------------------------------------------ leagues
+def first_leagues(limit: int) -> tuple[list[League], bool]:
+    """The first ``limit`` leagues by name, and whether there are more (one query)."""
+    leagues = list(League.objects.order_by("name")[: limit + 1])
+    return leagues[:limit], len(leagues) > limit
+
+
 def league_scope(league: League) -> RatingScope | None:
     """The league's rating scope, if a rated game has made it yet (reading creates nothing)."""
     return RatingScope.objects.filter(kind=RatingScope.Kind.LEAGUE, league=league).first()

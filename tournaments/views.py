@@ -18,6 +18,7 @@ from harbormaster import pagecache_tokens
 from harbormaster.pagecache import cached_page
 
 from . import (
+    event_listings,
     game_cursor,
     game_page_reads,
     ladder_pages,
@@ -32,6 +33,8 @@ from . import (
 from . import leaderboards as leaderboards_
 
 GAMES_PER_PAGE = 50
+LEAGUES_ON_OVERVIEW = 20
+"""The leaderboards overview links this many leagues' ladders (all: the tournaments page)."""
 
 
 def _every_ladder() -> list[str]:
@@ -128,15 +131,18 @@ def games(request: HttpRequest) -> HttpResponse:
 @cached_page(depends=lambda request: _every_ladder())
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every engine's global ladder: its top few in the chosen system (a query each), linking
-    to the full board in that system."""
+    to the full board in that system; and links to the leagues' own ladders."""
     asked = ladder_params.from_query(request.GET)
     ladder = leaderboards_.Ladder(asked.ladder.system)
     boards = ladder_pages.overview(engines.all_engines(), listings.global_scopes(), ladder)
+    leagues, more_leagues = event_listings.first_leagues(LEAGUES_ON_OVERVIEW)
     return render(
         request,
         "tournaments/leaderboards.html",
         {
             "boards": boards,
+            "leagues": leagues,
+            "more_leagues": more_leagues,
             "ladder": ladder,
             "systems": ladder_pages.system_links(None, ladder, with_kind=False),
             "notes": asked.ignored,

@@ -158,11 +158,31 @@ def test_the_overview_in_each_system(client: Client, system: str, best: int, sho
     page = client.get(f"/leaderboards/?system={system}").content.decode()
     assert f'href="/leaderboards/manila/?system={system}"' in page
     assert f'href="/leaderboards/batavia/?system={system}"' in page
+    top = people[best]
     assert (
-        f'<li value="1">{people[best].name} — {leaderboards.SYSTEM_NAMES[system]} {shown}, 12 games'
-        in page
+        f'<li value="1"><a class="competitor" href="/competitors/{top.pk}/">{top.name}</a>'
+        f" — {leaderboards.SYSTEM_NAMES[system]} {shown}, 12 games" in page
     )
     assert f'<a href="?system={system}" aria-current="page">' in page
+
+
+def test_the_overview_links_the_leagues_ladders(
+    client: Client, monkeypatch, page_cache, django_capture_on_commit_callbacks
+) -> None:
+    from tournaments import views
+
+    ladder("manila", [1.0], games=1)
+    page = client.get("/leaderboards/").content.decode()
+    assert ", 1 game <span" in page and "League ladders" not in page, "no league: no section"
+    monkeypatch.setattr(views, "LEAGUES_ON_OVERVIEW", 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("Bay club", "Harbour club", "Zeeland club"):
+            LeagueFactory(name=name, slug=name.split()[0].lower())
+    page = client.get("/leaderboards/").content.decode()
+    assert "League ladders" in page, "creating a league empties the stored overview"
+    assert 'href="/leagues/bay/">Bay club</a>' in page
+    assert 'href="/leagues/harbour/">Harbour club</a>' in page
+    assert "Zeeland club" not in page and 'href="/tournaments/">Every league</a>' in page
 
 
 def test_a_system_the_scope_does_not_rate_is_refused_politely(client: Client) -> None:
