@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.messages.storage.fallback import FallbackStorage
 from django.contrib.messages.storage.session import SessionStorage
 from django.contrib.sessions.backends.cache import SessionStore
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import _unmask_cipher_token, get_token
 from django.test import Client, RequestFactory, override_settings
@@ -483,17 +484,34 @@ def test_a_page_a_visitor_stored_serves_signed_in_people_with_their_own_header(
             assert unmasked[0] == unmasked[1], (path, user.username)
 
 
+CACHE_OPERATIONS = (
+    "get", "get_many", "set", "set_many", "add", "delete", "delete_many", "incr", "touch",
+    "has_key", "get_or_set",
+)  # fmt: skip
+
+
 def counting_cache_calls(monkeypatch) -> list[str]:
-    """The names of the cache operations ``pagecache`` makes from now on (each a round trip)."""
+    """The names of the operations on the default cache from now on, by anyone (the session,
+    the user, the page cache...): each a round trip with Redis. One an operation: those a
+    backend's own operations call (LocMemCache's ``get_many`` calls ``get``) are not counted."""
     calls: list[str] = []
-    real = pagecache.cache
+    backend = caches["default"]
+    depth = [0]
 
-    class Counting:
-        def __getattr__(self, name: str):
-            calls.append(name)
-            return getattr(real, name)
+    def counted(name: str, real):
+        def operation(*args, **kwargs):
+            if not depth[0]:
+                calls.append(name)
+            depth[0] += 1
+            try:
+                return real(*args, **kwargs)
+            finally:
+                depth[0] -= 1
 
-    monkeypatch.setattr(pagecache, "cache", Counting())
+        return operation
+
+    for name in CACHE_OPERATIONS:
+        monkeypatch.setattr(backend, name, counted(name, getattr(backend, name)))
     return calls
 
 
