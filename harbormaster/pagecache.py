@@ -76,6 +76,8 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix
 
+from . import cache_prefetch
+
 log = logging.getLogger(__name__)
 
 RESULTS = "results"
@@ -118,12 +120,15 @@ def tokens(names: Sequence[str]) -> list[str]:
         cache.add(key, _new_token(), timeout=None)
     if missing:
         found.update(cache.get_many(missing))
+        cache_prefetch.forget(missing)
     return [str(found.get(key, "")) for key in keys]
 
 
 def bump(*names: str) -> None:
     """Replace the tokens ``names`` now: every page depending on one is rendered afresh."""
-    cache.set_many({_TOKEN_PREFIX + name: _new_token() for name in names}, timeout=None)
+    replaced = {_TOKEN_PREFIX + name: _new_token() for name in names}
+    cache.set_many(replaced, timeout=None)
+    cache_prefetch.forget(replaced)
 
 
 Resolver = Callable[[], Iterable[str]]
@@ -218,19 +223,28 @@ def _lookup(
     (each about 0.2 ms of this process's CPU). ``entries`` maps each key to its
     stored value when that is current.
     """
-    parts = [request.method or "", request.build_absolute_uri()]
-    parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
-    keys = [_PAGE_PREFIX + _digest([*parts, variant] if variant else parts) for variant in variants]
+    keys = _page_keys(request, vary, variants)
     version, entries = _read_versioned(keys, names)
     return keys, version, entries
+
+
+def _page_keys(request: HttpRequest, vary: Iterable[str], variants: Sequence[str]) -> list[str]:
+    parts = [request.method or "", request.build_absolute_uri()]
+    parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
+    return [_PAGE_PREFIX + _digest([*parts, variant] if variant else parts) for variant in variants]
+
+
+def _token_keys(names: Sequence[str]) -> list[str]:
+    return [_TOKEN_PREFIX + name for name in [*names, EVERYTHING]]
 
 
 def _read_versioned(keys: Sequence[str], names: Sequence[str]) -> tuple[str, dict[str, Any]]:
     """``(version, entries)``: the current version of ``names``' tokens (and
     :data:`EVERYTHING`'s) and, of the values stored under ``keys`` as ``(version,
-    value)``, those stored at that version; all read with one ``get_many``."""
-    token_keys = [_TOKEN_PREFIX + name for name in [*names, EVERYTHING]]
-    found = cache.get_many([*token_keys, *keys])
+    value)``, those stored at that version; all read with one ``get_many`` (or
+    from a signed-in request's batch, :mod:`harbormaster.cache_prefetch`)."""
+    token_keys = _token_keys(names)
+    found = cache_prefetch.get_many([*token_keys, *keys])
     if all(key in found for key in token_keys):
         current = [str(found[key]) for key in token_keys]
     else:  # a token lost or never made: made now (a second round trip, rarely)
@@ -305,10 +319,16 @@ def _buffered(response: HttpResponseBase) -> HttpResponseBase:
     return whole
 
 
-HeaderVariant = Callable[[HttpRequest], "str | None"]
-"""Names what a signed-in request's header depends on, or None when it must be rendered."""
+HeaderVariant = Callable[[HttpRequest], "tuple[str, str] | None"]
+"""``(owner, variant)`` of a signed-in request's header, or None when it must be rendered:
+whose header it is (kept under :func:`header_key` of it) and everything it shows."""
+
+SignedInKeys = Callable[[HttpRequest], Sequence[str]]
+"""The cache keys a signed-in request will read besides its page, named before its user
+is read (from the session alone); empty when the session holds no one."""
 
 _header_variant: HeaderVariant | None = None
+_signed_in_keys: SignedInKeys | None = None
 _HEADER_PREFIX = "pagecache:header:"
 _CSRF_VALUE = re.compile(rb'(name="csrfmiddlewaretoken" value=")([^"]*)(")')
 _CSRF_PLACEHOLDER = b"\x00csrf-token\x00"  # no template can write a NUL byte
@@ -317,13 +337,32 @@ _CSRF_PLACEHOLDER = b"\x00csrf-token\x00"  # no template can write a NUL byte
 def register_header_variant(variant: HeaderVariant) -> None:
     """Let :func:`site_header` keep headers under what ``variant`` names (``people``'s ready).
 
-    ``variant(request)`` must name *everything* the header shows for this
+    ``variant(request)`` gives ``(owner, variant)``: whose header it is (one kept
+    header per owner) and a name of *everything* the header shows for this
     request except its CSRF token (the person, their name and staff flag, that
-    no game can be waiting for them), or return None to have it rendered. This
-    module knows no model, so the app that knows the person says it.
+    no game can be waiting for them); or None to have it rendered. This module
+    knows no model, so the app that knows the person says it.
     """
     global _header_variant
     _header_variant = variant
+
+
+def register_signed_in_keys(keys: SignedInKeys) -> None:
+    """Let a signed-in request read ``keys(request)`` with its page, in one round trip.
+
+    Called once the session is read (``people``'s ready names the user's, "may a
+    game wait"'s and the kept header's entries, by the session's user id): the
+    page cache reads them with the page and its tokens in one ``get_many``
+    (:mod:`harbormaster.cache_prefetch`) before the user is read, and every
+    reader of those keys answers from that batch.
+    """
+    global _signed_in_keys
+    _signed_in_keys = keys
+
+
+def header_key(owner: str) -> str:
+    """The cache key of ``owner``'s kept header (see :func:`site_header`)."""
+    return _HEADER_PREFIX + _digest([owner, get_script_prefix()])
 
 
 def site_header(request: HttpRequest) -> bytes:
@@ -335,21 +374,26 @@ def site_header(request: HttpRequest) -> bytes:
     registered variant names it, it is kept with the token's value left out
     and served with a freshly masked token for this request (``get_token``,
     which is what ``{% csrf_token %}`` writes), byte for byte the render's
-    otherwise.
+    otherwise. It is kept under its owner (so it can be read with the page
+    before the person is: :data:`SignedInKeys`) beside the variant it was
+    rendered for, and served only to a request of that same variant; a new
+    name or staff flag renders it again.
     """
-    variant = _header_variant(request) if _header_variant is not None else None
-    if variant is None or seconds() <= 0:
+    named = _header_variant(request) if _header_variant is not None else None
+    if named is None or seconds() <= 0:
         return _render_header(request)
-    key = _HEADER_PREFIX + _digest([variant, get_script_prefix()])
-    stored = cache.get(key)
-    if stored is None:
-        header = _render_header(request)
-        stored, slots = _CSRF_VALUE.subn(lambda m: m[1] + _CSRF_PLACEHOLDER + m[3], header)
-        if slots != 1:  # not the one sign-out form this expects: never keep it
-            return header
-        cache.set(key, stored, timeout=seconds())
+    owner, variant = named
+    key = header_key(owner)
+    stored = cache_prefetch.get(key)
+    if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == variant:
+        return stored[1].replace(_CSRF_PLACEHOLDER, get_token(request).encode())
+    header = _render_header(request)
+    kept, slots = _CSRF_VALUE.subn(lambda m: m[1] + _CSRF_PLACEHOLDER + m[3], header)
+    if slots != 1:  # not the one sign-out form this expects: never keep it
         return header
-    return stored.replace(_CSRF_PLACEHOLDER, get_token(request).encode())
+    cache.set(key, (variant, kept), timeout=seconds())
+    cache_prefetch.forget([key])
+    return header
 
 
 def _render_header(request: HttpRequest) -> bytes:
@@ -420,8 +464,10 @@ def serve(
     if seconds() <= 0:
         return render()
     vary = tuple(vary)
-    if signed_in and signed_in_request(request):
-        return _serve_signed_in(request, render, names, vary)
+    if signed_in and _by_session(request):
+        served = _serve_signed_in(request, render, names, vary)
+        if served is not None:
+            return served
     if not cacheable_request(request):
         return render()
     [key], version, entries = _lookup(request, names, vary, [""])
@@ -438,26 +484,47 @@ def serve(
     return response
 
 
+def _by_session(request: HttpRequest) -> bool:
+    """A GET/HEAD that only a session can sign in (no ``Authorization`` header)."""
+    return request.method in ("GET", "HEAD") and not request.META.get("HTTP_AUTHORIZATION")
+
+
 def _serve_signed_in(
     request: HttpRequest,
     render: Callable[[], HttpResponseBase],
     names: Sequence[str],
     vary: tuple[str, ...],
-) -> HttpResponseBase:
-    """The signed-in parts, else the anonymous page cut around its header, else a render.
+) -> HttpResponseBase | None:
+    """The signed-in parts, else the anonymous page cut around its header, else a render;
+    None when the request is not signed in after all (served as an anonymous one).
 
     The content outside the header is the same for a visitor and for anyone signed
     in (module docstring; a test compares the two renders of every cached page),
     so a page an anonymous request stored serves signed-in people too: on a busy
-    site most pages are stored by visitors first. One cache round trip reads
-    the tokens and both (:func:`_lookup`).
+    site most pages are stored by visitors first.
+
+    Two cache round trips in all when it is served: Django's read of the
+    session, then one ``get_many`` of everything else the request reads -- the
+    user, "may a game wait", the kept header (the registered
+    :data:`SignedInKeys`, named by the session's user id), the page in both
+    variants and its tokens -- made before the user is read, so that Django's
+    user read (and its checks: the session's hash, ``is_active``), the
+    versioned reads and the header answer from it
+    (:mod:`harbormaster.cache_prefetch`). The batch ends before any render.
     """
-    (key, anonymous_key), version, entries = _lookup(request, names, vary, ["signed-in", ""])
-    stored = entries.get(key)
-    if stored is None and anonymous_key in entries:
-        stored = _cut(entries[anonymous_key])
-    if stored is not None:
-        return _with_header(request, stored)
+    person = list(_signed_in_keys(request)) if _signed_in_keys is not None else []
+    page_keys = _page_keys(request, vary, ["signed-in", ""])
+    batch = [*person, *_token_keys(names), *page_keys] if person else []
+    with cache_prefetch.prefetched(batch):
+        if not signed_in_request(request):
+            return None
+        key, anonymous_key = page_keys
+        version, entries = _read_versioned(page_keys, names)
+        stored = entries.get(key)
+        if stored is None and anonymous_key in entries:
+            stored = _cut(entries[anonymous_key])
+        if stored is not None:
+            return _with_header(request, stored)
     response = render()
 
     def store(rendered: HttpResponseBase) -> None:

@@ -15,11 +15,13 @@ class PeopleConfig(AppConfig):
 
         from harbormaster import pagecache
 
-        from . import auth_cache, header, seated
+        from . import auth_cache, header, prefetch, seated
 
         auth_cache.connect()  # a user saved or deleted: their cached row is stale
         seated.connect()  # a person seated in a new game: the badge asks the database again
         pagecache.register_header_variant(header.header_variant)  # who may have a kept header
+        # A signed-in page's user, "may a game wait" and header read with the page, at once.
+        pagecache.register_signed_in_keys(prefetch.signed_in_keys)
         # Signing in reads both once, so every page after it costs the same.
         user_logged_in.connect(_signed_in, dispatch_uid="people-signed-in-warm")
 

@@ -19,6 +19,12 @@ page cache uses for its tokens (``harbormaster.pagecache``):
   never reset, so values stored under the lost one are never served.
 - Every value has a timeout: the safety net for a write that bumps nothing
   (a bulk ``update()`` no signal sees).
+
+A signed-in request served from the page cache has read the token and value
+of its user and of "may a game wait" already, with the page, in one round
+trip (``harbormaster.cache_prefetch``; :func:`keys` names them): :func:`read`
+takes them from there, and a key it or :func:`bump` writes is read from the
+cache again afterwards.
 """
 
 from __future__ import annotations
@@ -30,13 +36,16 @@ from typing import TypeVar
 from django.core.cache import cache
 from django.db import transaction
 
+from harbormaster import cache_prefetch
+
 T = TypeVar("T")
 
 TOKEN_SECONDS = 7 * 24 * 3600
 """A token outlives any value stored under it; when it expires its values only miss."""
 
 
-def _keys(name: str, ident: object) -> tuple[str, str]:
+def keys(name: str, ident: object) -> tuple[str, str]:
+    """``(token key, value key)`` of ``name`` for ``ident``: what :func:`read` reads."""
     return f"{name}:token:{ident}", f"{name}:value:{ident}"
 
 
@@ -46,12 +55,13 @@ def read(name: str, ident: object, load: Callable[[], T | None], timeout: int) -
     ``load()`` returning None (nothing to keep: a user who does not exist) is
     not stored, so the next read asks again.
     """
-    token_key, value_key = _keys(name, ident)
-    found = cache.get_many([token_key, value_key])
+    token_key, value_key = keys(name, ident)
+    found = cache_prefetch.get_many([token_key, value_key])
     token = found.get(token_key)
     stored = found.get(value_key)
     if token is not None and isinstance(stored, tuple) and stored[0] == token:
         return stored[1]
+    cache_prefetch.forget([token_key, value_key])  # written below: the cache's from now on
     if token is None:
         cache.add(token_key, uuid.uuid4().hex, timeout=TOKEN_SECONDS)
         token = cache.get(token_key)
@@ -63,10 +73,11 @@ def read(name: str, ident: object, load: Callable[[], T | None], timeout: int) -
 
 def bump(name: str, ident: object) -> None:
     """Make the stored value of ``name`` for ``ident`` stale: now and after the commit."""
-    token_key, _ = _keys(name, ident)
+    token_key, _ = keys(name, ident)
 
     def replace() -> None:
         cache.set(token_key, uuid.uuid4().hex, timeout=TOKEN_SECONDS)
+        cache_prefetch.forget([token_key])
 
     replace()
     if transaction.get_connection().in_atomic_block:
