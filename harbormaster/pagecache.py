@@ -37,7 +37,9 @@ content outside the header is the same for a visitor too, so a signed-in
 request is also served from the page a visitor stored (cut at the same marks);
 a visitor is never served a page a signed-in request stored. The header
 itself is kept too where the people app names it (:func:`site_header`), with
-a fresh CSRF token per response. A
+a fresh CSRF token per response. A signed-in hit costs two cache round trips:
+the session, then one ``get_many`` of the user, the header and the page with
+its tokens (:func:`_serve_signed_in`). A
 response is stored only if rendering it left nothing session-dependent behind:
 a 200, no cookie, no session change, no message read or added, no
 ``Cache-Control: private/no-store``, and no CSRF token: for an anonymous page
@@ -510,7 +512,8 @@ def _serve_signed_in(
     variants and its tokens -- made before the user is read, so that Django's
     user read (and its checks: the session's hash, ``is_active``), the
     versioned reads and the header answer from it
-    (:mod:`harbormaster.cache_prefetch`). The batch ends before any render.
+    (:mod:`harbormaster.cache_prefetch`). The batch ends before the view is
+    called (a miss renders without it).
     """
     person = list(_signed_in_keys(request)) if _signed_in_keys is not None else []
     page_keys = _page_keys(request, vary, ["signed-in", ""])
