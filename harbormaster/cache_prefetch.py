@@ -2,9 +2,9 @@
 
 A signed-in request served from the page cache read five entries of Django's
 cache one after the other: the session, the user, "may a game wait", the
-kept header, the page with its tokens. With Redis each read is a round trip of
-about 0.2 ms of this process's CPU, so five of them were most of such a
-page's cost. All but the session are named by the user id the session holds,
+kept header, the page with its tokens. With Redis each read is a network
+round trip (0.06-0.07 ms of this process's CPU through
+``harbormaster.redis_cache``, and its wait besides), five per request. All but the session are named by the user id the session holds,
 so once the session is read the page cache reads the rest with one
 ``get_many`` (:func:`prefetched`), and the readers (``people.versioned.read``,
 the page cache's versioned reads and its header) ask this module
