@@ -142,7 +142,13 @@ def log_marker(bot: Bot) -> str:
     index), then the bot's seat among them, so the cost is that of the games in
     play, not of the bot's history.
 
-    Read on every request of the page, so written as SQL (:func:`_marker_sql`):
+    Empty while the bot has no game in play, and then until a game seating it is
+    created (``create_game`` bumps the bot page's token, which the fragment also
+    depends on): the page cache remembers an empty reading at the tokens'
+    version and does not read it again before they change
+    (``pagecache.fragment``'s ``marker``).
+
+    Read on every request of the page while the bot plays, so written as SQL (:func:`_marker_sql`):
     the ORM's compilation of this join was 0.57 of its 0.69 ms of CPU. A token
     bumped by every claim instead would put a cache write on the referee's
     path for each move (docs/architecture.md, "Signed in, warm").

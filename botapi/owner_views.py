@@ -13,13 +13,16 @@ fragment of the page cache (``harbormaster.pagecache.fragment``), keyed on the
 bot, the query string, the day (the chart's window), its unfinished games' ply
 counts (``owner_log.log_marker``) and the tokens of the bot's public page
 (``pagecache_tokens.bot_page``: any game of any of its versions, a recompute,
-an event's or anyone's name).
+an event's or anyone's name). A bot with no game in play has an empty marker,
+and keeps it until a game seating it is created, which bumps those tokens: so
+once read empty it is not read again until they change.
 The bot's row and alerts, with its health facts, alerts list and webhook field
 rendered, are kept per bot (``owner_cache``) until the bot, its competitor or
 an alert is written; the ownership check reads the kept row's owner, first, on
 every request. Rendered on every request: only what is the viewer's or the
 request's -- the forms with the owner's CSRF token, the messages, the
-owner's address -- and the unfinished games' marker is read (one query).
+owner's address -- and, while the bot has a game in play, the marker is read
+(one query; none for an idle bot).
 """
 
 from __future__ import annotations
@@ -106,10 +109,13 @@ def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
         str(bot.pk),
         request.META.get("QUERY_STRING", ""),
         timezone.now().date().isoformat(),
-        log_marker(bot),
     ]
     depends = pagecache_tokens.bot_page(None, request.user.get_username(), bot.name)  # the owner
-    sections = pagecache.fragment(key, depends, lambda: _sections(request, bot))
+    # The marker is quiet ("") while the bot has no game in play, until a game seating it is
+    # created, which bumps its token (``tournaments.creation.create_game``).
+    sections = pagecache.fragment(
+        key, depends, lambda: _sections(request, bot), marker=lambda: log_marker(bot)
+    )
     return render(
         request,
         "botapi/owner_log.html",

@@ -20,6 +20,7 @@ from botapi.models import Bot, BotAlert
 from botapi.owner_views import OwnerPage
 from tests.botapi.owner_fixtures import duelist, game_with_moves, signed_in
 from tests.factories import UserFactory
+from tournaments import pagecache_bumps
 from tournaments.claims import claim_plies
 from tournaments.decisions import Decision
 from tournaments.models import Game, Move
@@ -40,15 +41,16 @@ def page_of(client: Client, bot: Bot) -> tuple[int, str]:
     return len(captured), response.content.decode()
 
 
-def warm(client: Client, bot: Bot) -> str:
-    """The page served from the cache: twice, and the second time one query (the marker)."""
+def warm(client: Client, bot: Bot, queries: int = 0) -> str:
+    """The page served from the cache: twice, and the second time ``queries`` queries (the
+    marker of the bot's games in play, only while it has any)."""
     page_of(client, bot)
-    queries, page = page_of(client, bot)
-    assert queries == 1
+    made, page = page_of(client, bot)
+    assert made == queries
     return page
 
 
-def test_a_warm_page_reads_only_the_marker_and_shows_the_same(bot) -> None:
+def test_a_warm_page_of_an_idle_bot_reads_nothing_and_shows_the_same(bot) -> None:
     BotAlert.objects.create(bot=bot, key="suspension:1", kind=BotAlert.Kind.SUSPENSION)
     game_with_moves(bot, [{"latency_ms": 12}])
     client = signed_in(bot.owner)
@@ -66,7 +68,7 @@ def without_csrf_tokens(page: str) -> str:
 def test_a_move_and_its_fault_claimed_by_the_referee_are_on_the_next_request(bot) -> None:
     game = game_with_moves(bot, [{"latency_ms": 5}], status=Game.Status.RUNNING, other_moves=0)
     client = signed_in(bot.owner)
-    assert "CLAIMED-REPLY" not in warm(client, bot)
+    assert "CLAIMED-REPLY" not in warm(client, bot, queries=1), "in play: the marker is read"
     faulty = Decision(
         action={"type": "pass"},
         source=Move.Source.DEFAULT,
@@ -78,6 +80,28 @@ def test_a_move_and_its_fault_claimed_by_the_referee_are_on_the_next_request(bot
     assert claim_plies(game, game.next_ply, [(0, faulty)]) is not None
     _, page = page_of(client, bot)
     assert "CLAIMED-REPLY" in page and "no complete reply within 5000 ms" in page
+
+
+def test_a_game_created_for_an_idle_bot_is_followed_from_the_next_request(
+    bot, django_capture_on_commit_callbacks
+) -> None:
+    """Idle, the page reads no marker; creating a game seating the bot bumps its page's token
+    (``pagecache_bumps.game_created``, as ``create_game`` does), so the marker is read again
+    and each move of the new game is on the next request."""
+    game_with_moves(bot, [{"latency_ms": 5}])
+    client = signed_in(bot.owner)
+    warm(client, bot)
+    game = game_with_moves(bot, [], status=Game.Status.RUNNING, other_moves=0)  # no bump yet:
+    assert page_of(client, bot)[0] == 0, "its rows' saves bump after a commit that never comes"
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache_bumps.game_created(game, [bot.competitor_id])
+    page_of(client, bot)  # rendered afresh: the bump retired the stored sections
+    assert page_of(client, bot)[0] == 1, "in play: the marker is read on every request"
+    played = Decision(action={"type": "pass"}, source=Move.Source.BOT, latency_ms=8,
+                      reply_excerpt="FIRST-MOVE-OF-THE-NEW-GAME")  # fmt: skip
+    assert claim_plies(game, game.next_ply, [(0, played)]) is not None
+    _, page = page_of(client, bot)
+    assert "FIRST-MOVE-OF-THE-NEW-GAME" in page
 
 
 def test_an_alert_and_what_became_of_it_are_on_the_next_request(bot, mailoutbox) -> None:

@@ -531,6 +531,43 @@ def test_a_warm_page_is_one_cache_round_trip_and_a_bump_retires_it(
 
 
 @pytest.mark.usefixtures("page_cache")
+def test_a_quiet_marker_is_not_read_again_until_a_bump(
+    db, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """A marker read quiet ("") is remembered at the tokens' version: the section is then one
+    cache read and no marker; a marker that moves is read every time and keys the section."""
+    reads: list[str] = []
+    marker_now = [""]
+
+    def marker() -> str:
+        reads.append(marker_now[0])
+        return marker_now[0]
+
+    def render() -> str:
+        return f"section at {marker_now[0] or 'quiet'}"
+
+    def section() -> str:
+        return pagecache.fragment(["log"], [pagecache.RESULTS], render, marker=marker)
+
+    assert section() == "section at quiet" and reads == [""]
+    calls = counting_cache_calls(monkeypatch)
+    assert section() == "section at quiet" and reads == [""], "quiet: not read again"
+    assert calls == ["get_many"]
+    monkeypatch.undo()
+    marker_now[0] = "7:12"  # moved without a bump: the contract says this cannot happen
+    assert section() == "section at quiet", "so the remembered quiet reading is served"
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.bump_on_commit(pagecache.RESULTS)  # a game created
+    assert section() == "section at 7:12" and reads == ["", "7:12"]
+    assert section() == "section at 7:12" and reads == ["", "7:12", "7:12"], "moving: read"
+    marker_now[0] = "7:13"
+    assert section() == "section at 7:13", "a new marker is a new section"
+    marker_now[0] = ""  # the game finished (which bumps too, but quiet alone must suffice)
+    assert section() == "section at quiet" and reads[-1] == ""
+    assert section() == "section at quiet" and reads.count("") == 2
+
+
+@pytest.mark.usefixtures("page_cache")
 def test_a_stored_fragment_is_one_cache_round_trip_and_a_bump_retires_it(
     db, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
