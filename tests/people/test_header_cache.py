@@ -15,6 +15,7 @@ from harbormaster import pagecache
 from people import services
 from people.header import header_variant
 from tests.factories import CompetitorFactory, UserFactory
+from tests.people.headers import header_of, signed_in
 
 from .waiting_games import running_game
 
@@ -22,17 +23,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("page_cache")]
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 PAGE = "/leaderboards/"
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def header_of(response) -> str:
-    page = response.content.decode()
-    return page[page.index('<header class="site-header">') : page.index("</header>")]
 
 
 def rendered_header(client: Client) -> str:

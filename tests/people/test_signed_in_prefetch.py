@@ -16,6 +16,7 @@ from harbormaster import cache_prefetch, pagecache
 from people import services
 from tests.factories import DEFAULT_PASSWORD, CompetitorFactory, UserFactory
 from tests.foundation.test_pagecache import counting_cache_calls, hit
+from tests.people.headers import header_of, signed_in
 
 from .waiting_games import running_game
 
@@ -24,17 +25,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("page_cache")]
 PAGE = "/leaderboards/"
 WARM = ["get", "get_many"]
 """A warm signed-in hit: Django's read of the session, then everything else at once."""
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def header_of(response) -> str:
-    page = response.content.decode()
-    return page[page.index('<header class="site-header">') : page.index("</header>")]
 
 
 def warm(client: Client) -> None:
