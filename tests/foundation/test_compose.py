@@ -34,6 +34,11 @@ def test_web_migrates_then_serves_asgi() -> None:
     assert "harbormaster.asgi:application" in command
 
 
+def test_web_runs_a_process_per_core_by_default() -> None:
+    """Several uvicorn processes (``WEB_WORKERS``, 2 by default), each with its own pool."""
+    assert "--workers ${WEB_WORKERS:-2}" in command_text("web")
+
+
 def test_worker_and_beat_run_celery() -> None:
     assert "celery -A harbormaster worker" in command_text("worker")
     assert "celery -A harbormaster beat" in command_text("beat")
