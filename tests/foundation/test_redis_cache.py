@@ -1,8 +1,8 @@
 """``harbormaster.redis_cache``: the configured Redis cache backend, against the real Redis.
 
 It must do what Django's backend does (every operation the project uses), with one
-``redis.Redis`` client per connection pool instead of one per call, shared safely by
-threads and still right in a forked child.
+connection pool and one ``redis.Redis`` client per process instead of a client per call
+and a pool per thread, shared safely by threads and still right in a forked child.
 """
 
 from __future__ import annotations
@@ -77,7 +77,31 @@ def test_one_client_serves_every_operation(backend, monkeypatch) -> None:
         backend.incr(name)
     assert built == []
     assert backend._cache.get_client() is client
-    assert isinstance(client, redis.Redis) and client.connection_pool is backend._cache._pools[0]
+    assert isinstance(client, redis.Redis)
+    assert client.connection_pool is backend._cache._get_connection_pool(write=False)
+
+
+def test_every_thread_uses_the_one_pool_of_the_process(backend) -> None:
+    """Django makes a backend object per thread, and under ASGI each request runs in a thread
+    of its own: they must all share one pool, not open a connection to Redis each."""
+    seen: list[tuple[object, object]] = []
+    name = key()
+
+    def request() -> None:
+        cache = caches["default"]  # this thread's own backend object, as a request's
+        cache.set(name, "value", timeout=60)
+        assert cache.get(name) == "value"
+        seen.append((cache, cache._cache.get_client()))
+
+    for _ in range(20):  # one after the other, each in a new thread: a request under ASGI
+        thread = threading.Thread(target=request)
+        thread.start()
+        thread.join()
+    backends, clients = {id(c) for c, _ in seen}, {id(client) for _, client in seen}
+    assert len(backends) == 20, "Django made a backend object per thread"
+    assert clients == {id(backend._cache.get_client())}, "and every one used the same client"
+    pool = backend._cache._get_connection_pool(write=True)
+    assert pool._created_connections <= 2, "one connection reused, not one per request"
 
 
 def test_threads_share_the_client_and_each_reads_its_own_values(backend) -> None:
