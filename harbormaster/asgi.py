@@ -4,6 +4,8 @@ Run it with ``uvicorn harbormaster.asgi:application``. Websocket routes live
 in :mod:`tournaments.routing`; they authenticate with the Django session and
 accept only origins in ALLOWED_HOSTS. HTTP passes :class:`BodySizeLimit`
 first: Django's handler would read a whole body to disk before any check.
+Django's handler runs the middleware and the view in one thread per request
+(:mod:`harbormaster.asgi_handler`).
 In the embedded mode (no broker) the first event served starts beat's
 periodic work in this process (:mod:`harbormaster.embedded_scheduler`).
 Once built, the process's start-up heap is frozen out of the garbage
@@ -19,7 +21,11 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
 
 # Django must be set up before anything imports models (consumers do).
-django_http_app = get_asgi_application()
+get_asgi_application()  # Django set up as its own ASGI entry point does it
+from harbormaster.asgi_handler import OneThreadASGIHandler  # noqa: E402
+
+# HTTP through Django's handler with its middleware and view in one thread (asgi_handler).
+django_http_app = OneThreadASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -38,6 +38,42 @@ def test_http_is_served_by_django() -> None:
     assert b"<h1>Harbormaster</h1>" in response["body"]
 
 
+def test_a_page_runs_its_middleware_and_view_in_one_thread_switch(monkeypatch) -> None:
+    """Django's own handler switched between the event loop and a thread around each
+    middleware (15 switches for a leaderboard page); ours makes one for the whole chain and
+    the view, besides the request signal's (``harbormaster.asgi_handler``)."""
+    from asgiref import sync
+    from django.core.handlers.asgi import ASGIHandler
+
+    from harbormaster.asgi import django_http_app
+    from harbormaster.asgi_handler import OneThreadASGIHandler
+
+    switched: list[str] = []
+    real = sync.SyncToAsync.__call__
+
+    def counting(self, *args, **kwargs):
+        switched.append(getattr(self.func, "__qualname__", repr(self.func)))
+        return real(self, *args, **kwargs)
+
+    def page(app) -> tuple[int, list[str]]:
+        async def fetch():
+            communicator = HttpCommunicator(
+                app, "GET", "/leaderboards/", headers=[(b"host", b"localhost")]
+            )
+            return await communicator.get_response(timeout=10)
+
+        switched.clear()
+        response = async_to_sync(fetch)()
+        return response["status"], list(switched)
+
+    assert isinstance(django_http_app, OneThreadASGIHandler)
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counting)
+    status, ours = page(django_http_app)
+    assert status == 200 and ours == ["Signal.asend.<locals>.sync_send", "BaseHandler.get_response"]
+    status, djangos = page(ASGIHandler())
+    assert status == 200 and len(djangos) > 10, djangos
+
+
 def test_websocket_from_foreign_origin_is_refused() -> None:
     """The origin check runs before any route: a cross-site page cannot open a socket."""
 
