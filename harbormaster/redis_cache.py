@@ -15,7 +15,7 @@ thread). Both cost more than the work:
   with its handshake (``CLIENT SETINFO``, and redis-py reading its own version
   from the installed packages' metadata), closed only when the pool was
   collected: under uvicorn, 27% of a warm page's time in py-spy samples
-  (docs/architecture.md, "One Redis pool per process").
+  (docs/architecture.md, "One thread per request, one Redis pool per process").
 
 :class:`RedisCache` is Django's backend whose client takes its pool and its
 ``redis.Redis`` from one registry per process, keyed by the server and the
