@@ -19,10 +19,12 @@ once read empty it is not read again until they change.
 The bot's row and alerts, with its health facts, alerts list and webhook field
 rendered, are kept per bot (``owner_cache``) until the bot, its competitor or
 an alert is written; the ownership check reads the kept row's owner, first, on
-every request. Rendered on every request: only what is the viewer's or the
-request's -- the forms with the owner's CSRF token, the messages, the
-owner's address -- and, while the bot has a game in play, the marker is read
-(one query; none for an idle bot).
+every request. While the bot has a game in play, the marker is read (one
+query; none for an idle bot). The whole page is then kept under everything it
+is made of (``pagecache.made_of``: those parts, the owner, their address, the
+path), around the site header and without its CSRF tokens' values, which are
+put back per response; so a warm view renders no template. A view with a
+message to show (after one of the forms) is rendered.
 """
 
 from __future__ import annotations
@@ -116,19 +118,25 @@ def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
     sections = pagecache.fragment(
         key, depends, lambda: _sections(request, bot), marker=lambda: log_marker(bot)
     )
-    return render(
-        request,
-        "botapi/owner_log.html",
-        {
-            "bot": bot,
-            "page": {  # rendered by our own templates, escaped there
-                "health": mark_safe(page.health),
-                "alerts": mark_safe(page.alerts),
-                "webhook_field": mark_safe(page.webhook_field),
-            },
-            "sections": mark_safe(sections),
-            "window_days": owner_stats.WINDOW_DAYS,
+    context = {
+        "bot": bot,
+        "page": {  # rendered by our own templates, escaped there
+            "health": mark_safe(page.health),
+            "alerts": mark_safe(page.alerts),
+            "webhook_field": mark_safe(page.webhook_field),
         },
+        "sections": mark_safe(sections),
+        "window_days": owner_stats.WINDOW_DAYS,
+    }
+    # Every value owner_log.html shows outside the header, its CSRF tokens and its messages:
+    # the page is kept under them (pagecache.made_of), so a change to any is a new page.
+    made_of = [
+        "owner-log", str(request.user.pk), request.user.email, request.path,
+        bot.competitor.name, bot.status, bot.mode, page.health, page.alerts,
+        page.webhook_field, sections, str(owner_stats.WINDOW_DAYS),
+    ]  # fmt: skip
+    return pagecache.made_of(
+        request, made_of, lambda: render(request, "botapi/owner_log.html", context)
     )
 
 

@@ -440,6 +440,76 @@ def _with_header(request: HttpRequest, stored: tuple) -> HttpResponse:
     return _thaw((status, headers, before + site_header(request) + after))
 
 
+_MADE_OF_PREFIX = "pagecache:made-of:"
+
+
+def made_of(
+    request: HttpRequest, inputs: Sequence[str], render: Callable[[], HttpResponseBase]
+) -> HttpResponseBase:
+    """A signed-in person's own page, stored under a digest of everything it is made of.
+
+    For a page only its viewer may see (a bot's owner's log), whose view has
+    already checked that they may, and which is rendered from values the view
+    has at hand anyway (rendered fragments, rows kept in the cache): ``inputs``
+    must hold every value the page shows outside the site header, its CSRF
+    tokens and its messages -- the viewer's id among them. The same inputs
+    make the same bytes, so no token is needed: any change is a new key. The
+    page is kept around its header (spliced per request, :func:`site_header`)
+    with its CSRF tokens' values left out (a freshly masked token put back in
+    each response); a request with a message to show is rendered, never served
+    from or stored in the cache.
+    """
+    if seconds() <= 0 or _messages_pending(request):
+        return render()
+    framed = b"".join(b"%d:%s" % (len(data), data) for data in (i.encode() for i in inputs))
+    key = _MADE_OF_PREFIX + hashlib.sha256(framed).hexdigest()
+    stored = cache.get(key)
+    if isinstance(stored, tuple) and len(stored) == 4:
+        status, headers, before, after = stored
+        token = get_token(request).encode()
+        before, after = (
+            before.replace(_CSRF_PLACEHOLDER, token),
+            after.replace(_CSRF_PLACEHOLDER, token),
+        )
+        return _with_header(request, (status, headers, before, after))
+    response = render()
+    parts = _own_page_parts(request, response)
+    if parts is not None:
+        cache.set(key, parts, timeout=seconds())
+    response[_HIT_HEADER] = "miss"
+    return response
+
+
+def _messages_pending(request: HttpRequest) -> bool:
+    storage = getattr(request, "_messages", None)
+    return storage is not None and len(storage) > 0
+
+
+def _own_page_parts(request: HttpRequest, response: HttpResponseBase) -> tuple | None:
+    """``(status, headers, before, after)`` of a person's own page for :func:`made_of`: the page
+    around its site header, its CSRF tokens' values left out; None if any of it is this
+    response's alone (a cookie set, the session or a message used) or it has no header."""
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return None
+    session = getattr(request, "session", None)
+    messages = getattr(request, "_messages", None)
+    if (session is not None and session.modified) or (
+        messages is not None and (messages.used or messages._queued_messages)
+    ):
+        return None
+    content = response.content
+    start = content.find(HEADER_OPEN)
+    end = content.find(HEADER_CLOSE, start) if start >= 0 else -1
+    if end < 0:
+        return None
+
+    def kept(part: bytes) -> bytes:
+        return _CSRF_VALUE.sub(lambda m: m[1] + _CSRF_PLACEHOLDER + m[3], part)
+
+    status, headers, _ = _freeze(response)
+    return status, headers, kept(content[:start]), kept(content[end + len(HEADER_CLOSE) :])
+
+
 def _after_render(response: HttpResponseBase, store: Callable[[HttpResponseBase], None]) -> None:
     """Call ``store`` with the rendered response: now, or once a lazy response renders."""
     response[_HIT_HEADER] = "miss"

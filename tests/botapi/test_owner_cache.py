@@ -199,3 +199,40 @@ def test_with_the_page_cache_off_every_request_reads_the_rows(bot, settings) -> 
     page_of(client, bot)
     assert page_of(client, bot)[0] >= 3  # the bot, its alerts, the marker (and the sections)
     assert owner_cache.read(bot.pk, lambda: None) is None
+
+
+def test_a_warm_page_is_served_whole_with_a_csrf_token_that_works(bot) -> None:
+    """Warm, the page is the one kept for these inputs (``pagecache.made_of``): no template
+    rendered, the header spliced in and a freshly masked CSRF token that a form can post."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(bot.owner)
+    url = reverse("botlog:log", args=[bot.pk])
+    first = client.get(url)
+    client.get(url)  # served from the kept page, the header rendered once and kept
+    hit = client.get(url)
+    assert (first["X-Page-Cache"], hit["X-Page-Cache"]) == ("miss", "hit")
+    assert hit.templates == [], "nothing rendered"
+    assert without_csrf_tokens(hit.content.decode()) == without_csrf_tokens(first.content.decode())
+    assert "ada</a>" in hit.content.decode(), "the owner's own header"
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', hit.content.decode())[1]
+    webhook = reverse("botlog:webhook", args=[bot.pk])
+    posted = client.post(webhook, {"alert_webhook_url": "", "csrfmiddlewaretoken": token})
+    assert posted.status_code == 302, "the token of a served page passes Django's check"
+    shown = client.get(url)
+    assert "Webhook removed." in shown.content.decode() and shown.get("X-Page-Cache") != "hit"
+    again = client.get(url)
+    assert "Webhook removed." not in again.content.decode(), "a message is shown once"
+    assert again["X-Page-Cache"] == "hit"
+
+
+def test_the_kept_page_holds_no_csrf_token(bot) -> None:
+    client = signed_in(bot.owner)
+    warm(client, bot)
+    kept = [
+        value for value in _cached_values()
+        if isinstance(value, tuple) and len(value) == 4 and isinstance(value[2], bytes)
+    ]  # fmt: skip
+    assert kept, "the page is kept"
+    for _, _, before, after in kept:
+        for value in re.findall(rb'name="csrfmiddlewaretoken" value="([^"]*)"', before + after):
+            assert value == b"\x00csrf-token\x00"

@@ -568,6 +568,31 @@ def test_a_quiet_marker_is_not_read_again_until_a_bump(
 
 
 @pytest.mark.usefixtures("page_cache")
+def test_an_own_page_is_kept_under_exactly_its_inputs(db) -> None:
+    """``made_of``: the same inputs serve the kept page; inputs that join to the same text but
+    differ ("ab", "c" against "a", "bc") are another page; a pending message renders."""
+    request = RequestFactory().get("/own/")
+    request.user = UserFactory(password=None)
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)
+    renders: list[int] = []
+
+    def render() -> HttpResponse:
+        renders.append(1)
+        field = f'<input type="hidden" name="csrfmiddlewaretoken" value="{get_token(request)}">'
+        return HttpResponse(f'<header class="site-header">h</header>{field}{len(renders)}')
+
+    first = pagecache.made_of(request, ["ab", "c"], render)
+    again = pagecache.made_of(request, ["ab", "c"], render)
+    assert again[pagecache._HIT_HEADER] == "hit" and len(renders) == 1
+    assert again.content.endswith(b">1") and first.content.endswith(b">1")
+    assert b"\x00" not in again.content, "the token's place filled"
+    assert pagecache.made_of(request, ["a", "bc"], render).content.endswith(b">2")
+    messages.info(request, "saved")
+    assert pagecache.made_of(request, ["ab", "c"], render).content.endswith(b">3")
+
+
+@pytest.mark.usefixtures("page_cache")
 def test_a_stored_fragment_is_one_cache_round_trip_and_a_bump_retires_it(
     db, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
