@@ -412,10 +412,20 @@ def around_header(request: HttpRequest, response: HttpResponseBase) -> tuple | N
     anything :func:`storable` refuses (but the CSRF flag, which the header's
     sign-out form always raises), or no site header to cut out.
     """
-    if response.status_code != 200 or response.streaming or response.cookies:
-        return None
     cache_control = response.get("Cache-Control", "")
     if "private" in cache_control or "no-store" in cache_control:
+        return None
+    parts = _cut_response(request, response)
+    if parts is None or _CSRF_FIELD in parts[2] or _CSRF_FIELD in parts[3]:
+        return None
+    return parts
+
+
+def _cut_response(request: HttpRequest, response: HttpResponseBase) -> tuple | None:
+    """``(status, headers, before, after)`` of a rendered page around its site header; None
+    if the response is not a plain 200 or set anything of this request's alone (a cookie,
+    the session, a message used or added), or has no site header."""
+    if response.status_code != 200 or response.streaming or response.cookies:
         return None
     session = getattr(request, "session", None)
     if session is not None and session.modified:
@@ -428,11 +438,8 @@ def around_header(request: HttpRequest, response: HttpResponseBase) -> tuple | N
     end = content.find(HEADER_CLOSE, start) if start >= 0 else -1
     if end < 0:
         return None
-    before, after = content[:start], content[end + len(HEADER_CLOSE) :]
-    if _CSRF_FIELD in before or _CSRF_FIELD in after:
-        return None
     status, headers, _ = _freeze(response)
-    return status, headers, before, after
+    return status, headers, content[:start], content[end + len(HEADER_CLOSE) :]
 
 
 def _with_header(request: HttpRequest, stored: tuple) -> HttpResponse:
@@ -486,28 +493,17 @@ def _messages_pending(request: HttpRequest) -> bool:
 
 
 def _own_page_parts(request: HttpRequest, response: HttpResponseBase) -> tuple | None:
-    """``(status, headers, before, after)`` of a person's own page for :func:`made_of`: the page
-    around its site header, its CSRF tokens' values left out; None if any of it is this
-    response's alone (a cookie set, the session or a message used) or it has no header."""
-    if response.status_code != 200 or response.streaming or response.cookies:
+    """:func:`_cut_response`'s parts of a person's own page for :func:`made_of`, its CSRF
+    tokens' values left out."""
+    parts = _cut_response(request, response)
+    if parts is None:
         return None
-    session = getattr(request, "session", None)
-    messages = getattr(request, "_messages", None)
-    if (session is not None and session.modified) or (
-        messages is not None and (messages.used or messages._queued_messages)
-    ):
-        return None
-    content = response.content
-    start = content.find(HEADER_OPEN)
-    end = content.find(HEADER_CLOSE, start) if start >= 0 else -1
-    if end < 0:
-        return None
+    status, headers, before, after = parts
 
     def kept(part: bytes) -> bytes:
         return _CSRF_VALUE.sub(lambda m: m[1] + _CSRF_PLACEHOLDER + m[3], part)
 
-    status, headers, _ = _freeze(response)
-    return status, headers, kept(content[:start]), kept(content[end + len(HEADER_CLOSE) :])
+    return status, headers, kept(before), kept(after)
 
 
 def _after_render(response: HttpResponseBase, store: Callable[[HttpResponseBase], None]) -> None:
