@@ -73,6 +73,11 @@ def read(bot_id: int, load: Callable[[], T | None]) -> T | None:
     return versioned.read(NAME, bot_id, load, seconds)
 
 
+def keys(bot_id: int) -> tuple[str, str]:
+    """The cache keys :func:`read` reads for bot ``bot_id`` (to read them in a batch)."""
+    return versioned.keys(NAME, bot_id)
+
+
 def bump(bot_id: int | None) -> None:
     """Bot ``bot_id``'s row or alerts changed: read them afresh (now and after the commit)."""
     if bot_id is not None:

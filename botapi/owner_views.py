@@ -29,6 +29,8 @@ message to show (after one of the forms) is rendered.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 from urllib.parse import urlencode
@@ -45,7 +47,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from harbormaster import pagecache, pagecache_tokens
+from harbormaster import cache_prefetch, pagecache, pagecache_tokens
 from harbormaster.throttling import ScopedRateThrottle
 
 from . import owner_cache, owner_stats, services, versions
@@ -99,6 +101,27 @@ def _owner_page(bot_id: int) -> OwnerPage | None:
     )
 
 
+def _reads_batched(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """``view`` with the owner's user, "may a game wait", kept header and the bot's kept part
+    read in one cache round trip, once the session is (``harbormaster.cache_prefetch``).
+
+    Outside ``login_required``, which reads the user. The batch lasts through the view:
+    every writer of these keys (``people.versioned``, ``pagecache.site_header``) drops what
+    it writes from the batch, so a value the view stores is read from the cache again.
+    """
+
+    @functools.wraps(view)
+    def batched(request: HttpRequest, bot_id: int) -> HttpResponse:
+        person = pagecache.signed_in_keys(request)
+        if not person:  # nobody signed in: sent to sign in, nothing to read
+            return view(request, bot_id)
+        with cache_prefetch.prefetched([*person, *owner_cache.keys(bot_id)]):
+            return view(request, bot_id)
+
+    return batched
+
+
+@_reads_batched
 @login_required
 @require_GET
 def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:

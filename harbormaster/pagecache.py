@@ -362,6 +362,12 @@ def register_signed_in_keys(keys: SignedInKeys) -> None:
     _signed_in_keys = keys
 
 
+def signed_in_keys(request: HttpRequest) -> list[str]:
+    """The registered :data:`SignedInKeys` of this request (none registered: none), for a view
+    that reads them in a batch of its own (``harbormaster.cache_prefetch``)."""
+    return list(_signed_in_keys(request)) if _signed_in_keys is not None else []
+
+
 def header_key(owner: str) -> str:
     """The cache key of ``owner``'s kept header (see :func:`site_header`)."""
     return _HEADER_PREFIX + _digest([owner, get_script_prefix()])
@@ -581,7 +587,7 @@ def _serve_signed_in(
     (:mod:`harbormaster.cache_prefetch`). The batch ends before the view is
     called (a miss renders without it).
     """
-    person = list(_signed_in_keys(request)) if _signed_in_keys is not None else []
+    person = signed_in_keys(request)
     page_keys = _page_keys(request, vary, ["signed-in", ""])
     batch = [*person, *_token_keys(names), *page_keys] if person else []
     with cache_prefetch.prefetched(batch):

@@ -236,3 +236,16 @@ def test_the_kept_page_holds_no_csrf_token(bot) -> None:
     for _, _, before, after in kept:
         for value in re.findall(rb'name="csrfmiddlewaretoken" value="([^"]*)"', before + after):
             assert value == b"\x00csrf-token\x00"
+
+
+def test_a_warm_page_is_four_cache_round_trips(bot, monkeypatch) -> None:
+    """The session; the owner, "may a game wait", the kept header and the bot's part at once;
+    the chart-and-log fragment; the kept page. (Seven, one each, before the batch.)"""
+    from tests.foundation.test_pagecache import counting_cache_calls
+
+    client = signed_in(bot.owner)
+    for _ in range(3):
+        page_of(client, bot)
+    calls = counting_cache_calls(monkeypatch)
+    queries, _ = page_of(client, bot)
+    assert queries == 0 and calls == ["get", "get_many", "get_many", "get"]
