@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
 
 # Django must be set up before anything imports models (consumers do).
-get_asgi_application()  # Django set up as its own ASGI entry point does it
+django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 from harbormaster.asgi_handler import OneThreadASGIHandler  # noqa: E402
 
 # HTTP through Django's handler with its middleware and view in one thread (asgi_handler).

@@ -685,15 +685,18 @@ def fragment(
         cache.set(quiet_flag, (version, True), timeout=seconds())
     if quiet_key in entries:
         return str(entries[quiet_key])
-    text = render()
-    cache.set(quiet_key, (version, text), timeout=seconds())
-    return text
+    return _rendered_fragment(quiet_key, version, render)
 
 
 def _fragment(key: str, names: Sequence[str], render: Callable[[], str]) -> str:
     version, entries = _read_versioned([key], names)  # one round trip, as a page's
     if key in entries:
         return str(entries[key])
+    return _rendered_fragment(key, version, render)
+
+
+def _rendered_fragment(key: str, version: str, render: Callable[[], str]) -> str:
+    """``render()``'s text, stored under ``key`` at ``version``."""
     text = render()
     cache.set(key, (version, text), timeout=seconds())
     return text
