@@ -33,6 +33,10 @@ Paths (the request body must be an ``act`` or ``ping`` request):
                    lone UTF-16 surrogate escape (``\\ud800``)
 ``/latin1``        200, application/json, bytes that are not UTF-8
 ``/nan``           a good reply with an extra field ``NaN``
+``/bigint``        a good reply with an extra field holding a 5,000-digit
+                   integer (past Python's 4,300-digit conversion limit)
+``/bigindex``      ``action_index`` a 5,000-digit integer (act only)
+``/overflow``      a good reply with an extra field ``1e400`` (past a double)
 =================  =========================================================
 
 Every request is recorded in ``server.received`` (path, headers, body) so
@@ -242,6 +246,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _nan(self, request: dict) -> None:
         self._with_extra(request, "NaN")
+
+    def _bigint(self, request: dict) -> None:
+        self._with_extra(request, "9" * 5000)
+
+    def _bigindex(self, request: dict) -> None:
+        good = json.dumps(self._good(request))  # action_index 0
+        self._raw(200, good.replace('"action_index": 0', '"action_index": ' + "9" * 5000).encode())
+
+    def _overflow(self, request: dict) -> None:
+        self._with_extra(request, "1e400")
 
     def _error(self, request: dict) -> None:
         self._json(500, {"error": "the bot crashed"})

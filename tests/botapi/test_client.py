@@ -107,6 +107,8 @@ def test_nul_from_a_bot_never_reaches_the_result(
         ("/latin1", "UTF-8"),
         ("/nan", "NaN"),
         ("/garbage", "not valid JSON"),
+        ("/bigint", "5000 digits"),
+        ("/overflow", "beyond a double's range"),
     ],
 )
 def test_a_hostile_ping_reply_is_a_named_fault_that_can_be_stored(
@@ -178,6 +180,9 @@ def test_one_client_serves_many_threads(server: MisbehavingServer, client: BotCl
         ("/surrogate", Fault.INVALID_JSON, "surrogate"),
         ("/latin1", Fault.INVALID_JSON, "UTF-8"),
         ("/nan", Fault.INVALID_JSON, "NaN"),
+        ("/bigint", Fault.INVALID_JSON, "5000 digits"),
+        ("/bigindex", Fault.INVALID_JSON, "5000 digits"),
+        ("/overflow", Fault.INVALID_JSON, "beyond a double's range"),
     ],
 )
 def test_each_misbehaviour_is_its_fault(

@@ -27,6 +27,9 @@ SECRET = "hms_example-secret"
         ("/nan", "invalid_json", "NaN"),
         ("/huge", "oversized", "65536"),
         ("/garbage", "invalid_json", "not valid JSON"),
+        ("/bigint", "invalid_json", "5000 digits"),
+        ("/bigindex", "invalid_json", "5000 digits"),
+        ("/overflow", "invalid_json", "beyond a double's range"),
     ],
 )
 def test_a_hostile_reply_is_a_named_fault_and_the_game_ends(
