@@ -23,6 +23,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from harbormaster import jsonparse
+
 from . import broadcast, person_moves
 from .person_moves import PlayError, Viewer
 
@@ -161,9 +163,9 @@ def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     if len(text_data) > MAX_FRAME_CHARS:
         raise PlayError("bad_frame", f"frames are at most {MAX_FRAME_CHARS} characters")
     try:
-        request = json.loads(text_data)
-    except ValueError:
-        raise PlayError("bad_frame", "the frame is not JSON") from None
+        request = jsonparse.loads(text_data)
+    except jsonparse.JSONRefused as refused:  # never Python's RecursionError on "[[[[..."
+        raise PlayError("bad_frame", f"the frame is not acceptable JSON: {refused}") from None
     if not isinstance(request, dict) or request.get("type") not in REQUEST_TYPES:
         raise PlayError("bad_frame", f"a frame is an object with a type in {sorted(REQUEST_TYPES)}")
     return request
