@@ -17,9 +17,13 @@ Rules (bot protocol v1, ``docs/bot-protocol.md``):
 * the reply body is capped (64 KiB by default), redirects are never
   followed (a 3xx is a fault), replies must be ``application/json``;
 * a reply is parsed by :func:`harbormaster.jsonparse.loads`: nested at most
-  64 levels deep (unknown fields included), UTF-8, no ``NaN``, no lone
-  surrogate -- anything else is an ``invalid_json`` fault, never an
-  exception (Python's own parser raises ``RecursionError`` on deep input);
+  64 levels deep (unknown fields included), UTF-8, no ``NaN``, no number
+  beyond a double's range, no lone surrogate -- anything else is an
+  ``invalid_json`` fault, never an exception (Python's own parser raises
+  ``RecursionError`` on deep input and ``ValueError`` on a 5,000-digit integer);
+* should the protocol's checks of a parsed reply raise anyway, the reply is
+  an ``unreadable_reply`` fault (logged with its traceback: that is our bug
+  to fix, but the game goes on);
 * every connection passes the SSRF guard (:mod:`botapi.ssrf`), and host
   names are looked up by :class:`botapi.lookups.Lookups`, per host and
   cached, so one bot's silent DNS server only times out that bot's calls;
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 import re
 import ssl
 import threading
@@ -61,6 +66,8 @@ MAX_REPLY_DEPTH = jsonparse.MAX_DEPTH
 Python's parser recurses once per level, so an unbounded reply could crash
 the referee with ``RecursionError``; no protocol reply needs more than a few levels.
 """
+log = logging.getLogger(__name__)
+
 USER_AGENT = f"Harbormaster-Referee (bot protocol {protocol.PROTOCOL_VERSION})"
 
 
@@ -76,6 +83,7 @@ class Fault(enum.StrEnum):
     ILLEGAL_ACTION = "illegal_action"
     OVERSIZED = "oversized"
     SSRF_REFUSED = "ssrf_refused"
+    UNREADABLE_REPLY = "unreadable_reply"
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,7 +414,15 @@ class BotClient:
             payload = jsonparse.loads(exchange.body, max_depth=MAX_REPLY_DEPTH)
         except jsonparse.JSONRefused as refused:
             raise _Failure(Fault.INVALID_JSON, _json_refusal(refused)) from None
-        return {"reply": payload, **interpret(payload)}
+        try:
+            return {"reply": payload, **interpret(payload)}
+        except protocol.ProtocolFault:
+            raise
+        except Exception as exc:  # a check of ours broke on this reply: refuse it, keep the game
+            log.warning("checking a bot's reply raised", exc_info=True)
+            raise _Failure(
+                Fault.UNREADABLE_REPLY, f"the referee could not check the reply: {_describe(exc)}"
+            ) from None
 
 
 def _plain_index_reply(payload: Any, request: Mapping[str, Any]) -> int | None:

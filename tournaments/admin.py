@@ -132,6 +132,7 @@ class GameAdmin(ReadOnlyAdmin):
         "seed_shown",
         "seed_commitment",
         "status",
+        "status_reason",
         "rated",
         "unrated_reason",
         "purpose",

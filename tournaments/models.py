@@ -375,6 +375,20 @@ class Game(models.Model):
     move_time_ms = models.PositiveIntegerField(default=5000)
     time_bank_ms = models.PositiveIntegerField(default=0)
     next_ply = models.PositiveIntegerField(default=0, help_text="Number of moves logged.")
+    status_reason = models.TextField(
+        blank=True,
+        db_default="",
+        help_text="Why the game was aborted, for its page, the admin and organisers.",
+    )
+    failing_ply = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The ply on which the referee last failed (an error)."
+    )
+    failures = models.PositiveSmallIntegerField(
+        default=0,
+        db_default=0,
+        help_text="The referee's failures in a row on failing_ply; at the limit the ply is "
+        "given up (a fault for the seat that answered, else the game is aborted).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     last_progress_at = models.DateTimeField(null=True, blank=True)

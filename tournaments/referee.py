@@ -244,12 +244,30 @@ def advance(game_id: int) -> str:
     through their claims: a step whose claim fails ("raced") ends the task, and
     the next task reads everything afresh. A bot's move is claimed while the
     next bot is asked (see ``_Table.claim_later``).
+
+    A step that raises ends the task without raising: the failure is counted
+    on the game per ply (``step_failures``) and the result is "failed" (the
+    stalled-game recovery tries again), or, at the limit, "default" (the
+    seat whose answer was being handled got its fault) or "aborted".
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING:
         return "idle"
+    table: _Table | None = None
+    try:
+        table = _Table(game, statecache.load_state(game))
+        return _advance(table)
+    except Exception as exc:
+        from .step_failures import step_failed
+
+        seat = table.answering if table is not None else None
+        return step_failed(game_id, game.next_ply, seat, exc)
+
+
+def _advance(table: _Table) -> str:
+    """The steps of one ``advance`` task (see there); the first step's label."""
+    game = table.game
     started = time.monotonic()
-    table = _Table(game, statecache.load_state(game))
     looked = started  # the queue is looked at once per STEP_BUDGET_S at most
     try:
         first = label = _step(table)
@@ -289,6 +307,8 @@ class _Table:
         self.state = state
         self._seats: dict[int, Seat] | None = None
         self._pending: tuple[claims.PendingClaim, _Played] | None = None
+        self.answering: int | None = None
+        """The seat whose push bot's answer is being fetched and checked (a failure is its)."""
 
     def seat(self, position: int) -> Seat:
         """The seat with its competitor and bot (all seats in one query, once per task)."""
@@ -374,7 +394,10 @@ def _next_step(table: _Table) -> str:
             )
             return _try_submit(table, seat, decision, "default", seat_row)
         table.settle()  # a person or pull bot is told it is their turn: only once it is
+    else:
+        table.answering = seat
     decision = players.ask(game, seat_row, state, game.next_ply)
+    table.answering = None
     if decision is None:
         return "waiting"
     if not decision.is_fault:

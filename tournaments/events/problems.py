@@ -8,7 +8,7 @@
 * a game with no move for much longer than its clock allows (move time +
   time bank + grace + ``STUCK_AFTER``; the stalled-game recovery would have
   moved it long before), naming the seat to move and what is known about why;
-* an aborted game (its round cannot finish);
+* an aborted game (its table has no result; the referee's reason, if any);
 * an entrant that can no longer play (a bot suspended, disabled, or no
   longer playing the engine): its games get default moves.
 
@@ -55,9 +55,10 @@ def problems(tournament: Tournament) -> list[str]:
     )
     for game in games:
         if game.status == Game.Status.ABORTED:
+            why = f" ({game.status_reason})" if game.status_reason else ""
             found.append(
-                f"{_where(game)} was aborted, so round {_round_of(game)} cannot finish; "
-                "cancel the event, or ask an operator to look at it."
+                f"{_where(game)} was aborted{why}, so its table in round {_round_of(game)} "
+                "has no result; the round goes on without it. Ask an operator to look at it."
             )
         elif _stuck(game, now):
             found.append(_stuck_sentence(game, now))

@@ -248,7 +248,9 @@ def on_game_finished(game: Game) -> bool:
     """Called by the referee's ``finish`` inside its transaction; True if the round ended.
 
     Cheap for games outside events (no query). See the module docstring for
-    why the round ends, and the next round is queued, exactly once.
+    why the round ends, and the next round is queued, exactly once. Also
+    called when the referee aborts a game (``step_failures.abort``): an
+    aborted game is over for its round, and its table has no result.
     """
     if game.table_id is None:
         return False
@@ -258,7 +260,7 @@ def on_game_finished(game: Game) -> bool:
     round_row = Round.objects.select_for_update(no_key=True).filter(pk=round_id).first()
     if round_row is None or round_row.status != Round.Status.RUNNING:
         return False
-    if Game.objects.filter(table__round_id=round_id).exclude(status=Game.Status.FINISHED).exists():
+    if Game.objects.filter(table__round_id=round_id, status__in=UNFINISHED).exists():
         return False
     ended = Round.objects.filter(pk=round_id, status=Round.Status.RUNNING).update(
         status=Round.Status.FINISHED, finished_at=timezone.now()
@@ -280,7 +282,7 @@ def due_rounds() -> list[tuple[int, int]]:
     stale = (
         Round.objects.filter(status=Round.Status.RUNNING, tournament__status__in=live)
         .filter(tables__games__isnull=False)
-        .exclude(tables__games__status__in=(*UNFINISHED, Game.Status.ABORTED))
+        .exclude(tables__games__status__in=UNFINISHED)
         .values_list("pk", flat=True)
         .distinct()
     )

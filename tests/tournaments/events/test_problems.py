@@ -71,13 +71,13 @@ def test_a_suspended_bot_is_named_as_the_reason(started) -> None:
     assert "can no longer play: bot" in found[1] and "withdraw it" in found[1]
 
 
-def test_an_aborted_game_holds_its_round(started) -> None:
+def test_an_aborted_game_is_named_with_its_reason(started) -> None:
     event = started(people(3))
     game = Game.objects.get(tournament=event)
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED, status_reason="Broken.")
     assert events.problems(event) == [
-        f"Game {game.pk} (round 1, table 1) was aborted, so round 1 cannot finish; "
-        "cancel the event, or ask an operator to look at it."
+        f"Game {game.pk} (round 1, table 1) was aborted (Broken.), so its table in round 1 "
+        "has no result; the round goes on without it. Ask an operator to look at it."
     ]
 
 
