@@ -302,12 +302,27 @@ def parse_act_reply(
     for index, candidate in enumerate(legal):
         if json_equal(candidate, action):
             return candidate, index
-    reason = explain(action) if explain is not None else None
+    reason = explained(explain, action)
     shown = json.dumps(action, ensure_ascii=False)[:300]
     raise ProtocolFault(
         "illegal_action",
         reason or f"action {shown} is not among the {len(legal)} legal actions",
     )
+
+
+def explained(explain: Callable[[Action], str] | None, action: Action) -> str | None:
+    """The engine's reason why ``action`` is illegal, or None if it has none.
+
+    The action is a stranger's JSON: an engine's explanation may choke on it
+    (a list where it expects a name raises ``TypeError``). The reason is a
+    courtesy; the action is illegal either way, so its failure is no error.
+    """
+    if explain is None:
+        return None
+    try:
+        return explain(action)
+    except Exception:
+        return None
 
 
 def parse_ping_reply(reply: Any, request: Mapping[str, Any]) -> dict[str, Any]:

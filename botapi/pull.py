@@ -182,7 +182,7 @@ def _chosen_action(answer: MoveAnswer, legal: list[dict[str, Any]], explain: Any
     for candidate in legal:
         if protocol.json_equal(candidate, answer.action):
             return candidate
-    reason = explain(answer.action)
+    reason = protocol.explained(explain, answer.action)
     shown = json.dumps(answer.action, ensure_ascii=False)[:300]
     raise PullError(
         400, "illegal_action", reason or f"action {shown} is not among the legal actions"
