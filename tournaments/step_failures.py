@@ -18,14 +18,17 @@ the ply is given up:
   page, the admin and the event's organiser, and an event's round treats
   it as over (``events.on_game_finished``), so the round moves on.
 
-Every failure is logged with its traceback: either way it is a bug to fix.
+A lost database or Redis connection is not counted: it fails every game
+alike until it is back, and giving plies up then would abort healthy games;
+the recovery simply asks again. Every failure is logged with its traceback.
 """
 
 from __future__ import annotations
 
 import logging
 
-from django.db import transaction
+import redis.exceptions
+from django.db import InterfaceError, OperationalError, transaction
 
 from .models import Game
 from .signals import games_settled
@@ -34,6 +37,14 @@ log = logging.getLogger(__name__)
 
 TRIES = 3
 """Failures of ``advance`` on the same ply after which the ply is given up."""
+
+PASSING = (
+    OperationalError,
+    InterfaceError,
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+)
+"""Failures of the service's connections (down for every game alike): never counted."""
 
 FAULT_KIND = "unreadable_reply"
 """The fault a seat gets when the referee failed on its answer (``botapi.client.Fault``)."""
@@ -45,6 +56,8 @@ def step_failed(game_id: int, ply: int, seat: int | None, exc: BaseException) ->
     fault was recorded) or ``"aborted"``. Never raises: it runs where a task would crash.
     """
     log.error("advancing game %s failed at ply %s", game_id, ply, exc_info=exc)
+    if isinstance(exc, PASSING):
+        return "failed"
     try:
         tries = _count(game_id, ply)
     except Exception:

@@ -50,6 +50,8 @@ def recover_stalled(stall_ms: int = 10_000) -> int:
     decision could still be on its way: past the move limit, the whole time
     bank a seat may have (at most the game's ``time_bank_ms``), the grace and
     ``stall_ms``; earlier, a bot still thinking would be asked a second time.
+    A game whose step raises is found here too; ``advance`` counts such
+    failures per ply and gives the ply up at the third (``step_failures``).
     """
     now = timezone.now()
     candidates = Game.objects.filter(

@@ -12,6 +12,7 @@ recovery would.
 from __future__ import annotations
 
 import pytest
+from django.db import OperationalError
 from django.test import Client
 from harbormaster_bot.examples.random_bot import RandomBot
 
@@ -92,3 +93,13 @@ def test_failures_are_counted_per_ply_and_a_new_ply_starts_again() -> None:
     assert step_failures.step_failed(game.pk, ply + 1, None, error) == "failed"
     assert Game.objects.get(pk=game.pk).failures == 2
     assert step_failures.step_failed(game.pk, ply + 1, None, error) == "aborted"
+
+
+def test_a_lost_connection_is_not_counted_so_it_cannot_abort_a_healthy_game() -> None:
+    game = create_game("manila", people(3))
+    ply = Game.objects.get(pk=game.pk).next_ply
+    for _ in range(step_failures.TRIES + 1):
+        lost = OperationalError("server closed the connection unexpectedly")
+        assert step_failures.step_failed(game.pk, ply, None, lost) == "failed"
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.failures == 0
