@@ -62,6 +62,17 @@ RENEW_S = 30.0
 REFUSED_CODE = 4429
 """The websocket close code of a socket refused for a full limit (after HTTP's 429)."""
 
+WS_MAX_SIZE = 64 * 1024
+"""The largest websocket message uvicorn reads (``--ws-max-size``), in bytes.
+
+uvicorn's default, 16 MiB, is buffered whole before the consumer sees it (and
+refuses anything over ``MAX_FRAME_CHARS``, 1024 characters): twenty sockets
+sending 15 MB frames held 375 MB of the server's memory. Past this size
+uvicorn closes the socket with 1009 as soon as a frame's header announces it.
+Every way the site is served passes it: ``demo_serve``, the Dockerfile,
+docker-compose and the tests' servers.
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Limit:
