@@ -170,7 +170,8 @@ def release(places: Places) -> None:
 class _Store(Protocol):
     def take(self, socket_id: str, limits: list[tuple[str, int]]) -> int | None: ...
 
-    def renew(self, socket_id: str, keys: tuple[str, ...]) -> None: ...
+    def renew(self, socket_id: str, keys: tuple[str, ...]) -> None:
+        """Extend the places the socket still holds (never take one given back)."""
 
     def release(self, socket_id: str, keys: tuple[str, ...]) -> None: ...
 
@@ -194,13 +195,15 @@ end
 return -1
 """
 
-# KEYS: the socket's sorted sets; ARGV: the socket, the lease (ms).
+# KEYS: the socket's sorted sets; ARGV: the socket, the lease (ms). XX: a place
+# already given back (a renewal racing the socket's close) is not taken again.
 _RENEW = """
 local now = redis.call('TIME')
 local until_ms = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000) + tonumber(ARGV[2])
 for _, key in ipairs(KEYS) do
-    redis.call('ZADD', key, until_ms, ARGV[1])
-    redis.call('PEXPIREAT', key, until_ms)
+    if redis.call('ZADD', key, 'XX', 'CH', until_ms, ARGV[1]) == 1 then
+        redis.call('PEXPIREAT', key, until_ms)
+    end
 end
 return 0
 """
@@ -259,7 +262,9 @@ class MemoryStore:
         until = time.monotonic() + LEASE_S
         with self.lock:
             for key in keys:
-                self.held.setdefault(key, {})[socket_id] = until
+                held = self.held.get(key, {})
+                if socket_id in held:  # not a place given back meanwhile
+                    held[socket_id] = until
 
     def release(self, socket_id: str, keys: tuple[str, ...]) -> None:
         with self.lock:
