@@ -193,3 +193,32 @@ def test_a_body_that_arrives_in_time_is_served(site: Site) -> None:
             answer += more
     status = answer.split(b" ", 2)[1]
     assert status != b"408" and status.startswith(b"4"), answer[:200]
+
+
+@pytest.mark.redis
+def test_a_games_limit_holds_across_two_server_processes(transactional_db, tmp_path) -> None:
+    """Two uvicorn processes on one Redis: a game of at most 3 sockets gets 3, not 3 each."""
+    game = create_game("manila", people(3), seed="socket-limit-servers")
+    environ = clean_env(
+        DJANGO_SETTINGS_MODULE="tests.foundation.socket_limit_server_settings",
+        DATABASE_URL=workers.test_database_url(),
+        REDIS_URL=settings.REDIS_URL,
+        LOG_LEVEL="WARNING",
+    )
+    servers = [start_server(environ, tmp_path / f"uvicorn{i}.log") for i in range(2)]
+    opened: list[socket.socket] = []
+    try:
+        ports = [int(server.url.rsplit(":", 1)[1]) for server in servers]
+        frames = []
+        for port in (ports[0], ports[1], ports[0], ports[1]):
+            conn = raw_ws.handshake(port, f"/ws/games/{game.pk}/")
+            opened.append(conn)
+            frames.append(raw_ws.read_frame(conn))
+    finally:
+        for conn in opened:
+            conn.close()
+        for server in servers:
+            server.stop()
+    assert [opcode for opcode, _ in frames] == [raw_ws.TEXT] * 3 + [raw_ws.CLOSE]
+    code, reason = raw_ws.close_code(frames[3][1]), frames[3][1][2:].decode()
+    assert (code, reason) == (4429, "too many open sockets for this game (at most 3)")
