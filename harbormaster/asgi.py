@@ -2,8 +2,11 @@
 
 Run it with ``uvicorn harbormaster.asgi:application``. Websocket routes live
 in :mod:`tournaments.routing`; they authenticate with the Django session and
-accept only origins in ALLOWED_HOSTS. HTTP passes :class:`BodySizeLimit`
-first: Django's handler would read a whole body to disk before any check.
+accept only the site's own origin (scheme, host and port) or one of
+CSRF_TRUSTED_ORIGINS (:mod:`harbormaster.ws_origin`). HTTP passes
+:class:`BodyTimeout` (a body that stops arriving is dropped) and
+:class:`BodySizeLimit` first: Django's handler would read a whole body to disk
+before any check, and wait for it without end.
 Django's handler runs the middleware and the view in one thread per request
 (:mod:`harbormaster.asgi_handler`).
 In the embedded mode (no broker) the first event served starts beat's
@@ -29,20 +32,19 @@ django_http_app = OneThreadASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from harbormaster.bodylimit import BodySizeLimit  # noqa: E402
+from harbormaster.bodytimeout import BodyTimeout  # noqa: E402
 from harbormaster.embedded_scheduler import StartsBeat  # noqa: E402
 from harbormaster.heap import warm_and_freeze  # noqa: E402
+from harbormaster.ws_origin import SameOriginValidator  # noqa: E402
 from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
 application = StartsBeat(
     ProtocolTypeRouter(
         {
-            "http": BodySizeLimit(django_http_app),
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
+            "http": BodyTimeout(BodySizeLimit(django_http_app)),
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

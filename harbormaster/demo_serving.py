@@ -8,7 +8,8 @@ each on a free loopback port, in its own daemon threads, the registered bot
 pointed at it and reactivated after a ping) and then runs uvicorn on
 ``harbormaster.asgi:application`` in the same process, with the options of
 ``make demo``'s former ``uvicorn`` command line (``--no-proxy-headers``,
-lifespan on, so the embedded scheduler keeps clocks and beat's work here).
+websocket messages bounded as everywhere the site is served, lifespan on,
+so the embedded scheduler keeps clocks and beat's work here).
 
 Why one process and no deadlock: in the embedded mode a person's move runs
 the referee inline (in the request's or the socket's worker thread), which
@@ -37,6 +38,7 @@ from django.db import connections
 
 from botapi.models import Bot
 from harbormaster.demo import example_bots
+from harbormaster.socket_limits import WS_MAX_SIZE
 
 ASGI_APPLICATION = "harbormaster.asgi:application"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -76,9 +78,15 @@ def stop_signals_raise() -> Iterator[None]:
 
 
 def uvicorn_config(host: str, port: int) -> uvicorn.Config:
-    """What ``uvicorn harbormaster.asgi:application --host H --port P --no-proxy-headers`` runs."""
+    """What ``uvicorn harbormaster.asgi:application --host H --port P --no-proxy-headers
+    --ws-max-size 65536`` runs (:data:`harbormaster.socket_limits.WS_MAX_SIZE`)."""
     return uvicorn.Config(
-        ASGI_APPLICATION, host=host, port=port, proxy_headers=False, lifespan="on"
+        ASGI_APPLICATION,
+        host=host,
+        port=port,
+        proxy_headers=False,
+        lifespan="on",
+        ws_max_size=WS_MAX_SIZE,
     )
 
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import channel_layers, get_channel_layer
 from django.conf import settings
 from django.db import connection
 from kombu import Connection
@@ -53,20 +54,33 @@ def check_database() -> CheckResult:
 
 
 def check_channel_layer() -> CheckResult:
-    """Send a message to a fresh channel and read it back."""
+    """Send a message to a fresh channel and read it back, through a layer of the check's own.
+
+    The process's shared layer is not used: with Redis it lets one receiver
+    at a time read, and while a play socket's consumer holds that turn it
+    blocks on the consumers' list for up to channels_redis's ``brpop_timeout``
+    (5 s), longer than this check waits: the check would fail whenever a
+    socket is open. A layer built from the same settings talks to the
+    same Redis through the same code, with a receiver of its own.
+    """
 
     async def round_trip() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            raise RuntimeError("CHANNEL_LAYERS has no default layer")
-        channel = await layer.new_channel(prefix="healthz.")
-        token = uuid.uuid4().hex
-        await layer.send(channel, {"type": "healthz", "token": token})
-        message = await layer.receive(channel)
-        if message.get("token") != token:
-            raise RuntimeError("channel layer returned a different message")
+        layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+        try:
+            channel = await layer.new_channel(prefix="healthz.")
+            token = uuid.uuid4().hex
+            await layer.send(channel, {"type": "healthz", "token": token})
+            message = await layer.receive(channel)
+            if message.get("token") != token:
+                raise RuntimeError("channel layer returned a different message")
+        finally:
+            close = getattr(layer, "close_pools", None)  # Redis: its connections
+            if close is not None:
+                await close()
 
     def run() -> str:
+        if DEFAULT_CHANNEL_LAYER not in channel_layers.configs:
+            raise RuntimeError("CHANNEL_LAYERS has no default layer")
         async_to_sync(asyncio.wait_for)(round_trip(), TIMEOUT_SECONDS)
         return type(get_channel_layer()).__name__
 

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
+from harbormaster.socket_limits import WS_MAX_SIZE
 from tests.tournaments.boards.webdriver import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +58,7 @@ def served_site() -> Iterator[str]:
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": "", "ALLOWED_HOSTS": "127.0.0.1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port)],
+         "--host", "127.0.0.1", "--port", str(port), "--ws-max-size", str(WS_MAX_SIZE)],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

@@ -12,18 +12,27 @@ is never forwarded to a seat.
 Incoming frames: ``{"type": "act", "ply", "index"}``, ``{"type": "resign"}``,
 ``{"type": "sync"}``. Anything wrong gets ``{"type": "error", "code", "detail"}``
 and changes nothing.
+
+Before it is accepted a socket takes its places in the open-socket limits
+(:mod:`harbormaster.socket_limits`: per person or session, per address, per
+game) and renews them while it stays open; past a limit it is accepted only
+to be closed at once with code 4429 and a reason, which a browser can read
+(a socket refused during the handshake shows the page nothing but 1006).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from harbormaster import jsonparse
+from harbormaster import jsonparse, socket_limits
 
 from . import broadcast, person_moves
 from .person_moves import PlayError, Viewer
@@ -61,16 +70,28 @@ class PlayConsumer(AsyncWebsocketConsumer):
     """``/ws/games/<id>/``: a seat's or a spectator's live board."""
 
     viewer: Viewer | None = None
+    places: socket_limits.Places | None = None
+    renewing: asyncio.Task | None = None
 
     async def connect(self) -> None:
         game_id = self.scope["url_route"]["kwargs"]["game_id"]
         try:
-            self.viewer = await database_sync_to_async(person_moves.viewer_for)(
+            viewer = await database_sync_to_async(person_moves.viewer_for)(
                 game_id, self.scope.get("user")
             )
         except PlayError:
             await self.close(code=4404)
             return
+        limits = socket_limits.limits_for(self.scope, game_id)
+        try:
+            # Redis, not the database: off the consumers' one database thread.
+            self.places = await sync_to_async(socket_limits.take, thread_sensitive=False)(limits)
+        except socket_limits.TooManySockets as full:
+            await self.accept()  # a close before accepting reaches the browser as 1006
+            await self.close(code=socket_limits.REFUSED_CODE, reason=full.reason)
+            return
+        self.renewing = asyncio.create_task(self.renew_places())
+        self.viewer = viewer
         self.bucket = TokenBucket()
         self.last_sent: tuple | None = None
         self.group = broadcast.group_name(game_id)
@@ -79,10 +100,25 @@ class PlayConsumer(AsyncWebsocketConsumer):
         await self.send_frame(force=True)
 
     async def disconnect(self, code: int) -> None:
+        if self.renewing is not None:
+            self.renewing.cancel()
+        if self.places is not None:
+            places, self.places = self.places, None
+            await sync_to_async(socket_limits.release, thread_sensitive=False)(places)
         if self.viewer is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    async def renew_places(self) -> None:
+        """Renew this socket's places while it is open, so they lapse only if its server dies."""
+        renew = sync_to_async(socket_limits.renew, thread_sensitive=False)
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(socket_limits.RENEW_S)
+                await renew(self.places)
+
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.viewer is None:  # refused, and closing: nothing it sends is read
+            return
         if not self.bucket.take():
             await self.error("rate_limited", f"at most {RATE_PER_S:g} messages a second")
             return

@@ -1,7 +1,8 @@
 // The play page: one websocket (/ws/games/<id>/) brings the board model for this
 // browser's seat (or the spectator's), the clocks and refusals; a click on a
 // legal control sends {"type":"act","ply","index"}. The server decides
-// everything; this only draws, counts the clocks down and reconnects.
+// everything; this only draws, counts the clocks down and reconnects (not after
+// a refusal for too many open sockets, whose reason it shows).
 (function () {
   "use strict";
   var page = document.getElementById("play");
@@ -14,6 +15,7 @@
   var receivedAt = 0;     // performance.now() when it came
   var delay = 1000;       // reconnect backoff (ms), doubled up to MAX_DELAY
   var MAX_DELAY = 30000;
+  var REFUSED = 4429;     // the server's close code for a socket over its limits (socket_limits)
 
   var REFUSALS = {
     stale_ply: "The game moved on before your action arrived; the board now shows the current position.",
@@ -48,6 +50,13 @@
     socket.onclose = function (event) {
       socket = null;
       if (event.code === 4404) { setConnection("no such game", "is-closed"); return; }
+      if (event.code === REFUSED) {
+        // Over a limit of open sockets: trying again at once would be refused again.
+        page.setAttribute("data-refused", event.reason || "refused");
+        setConnection("not connected: " + (event.reason || "the server refused the connection") +
+          " — close the site's other tabs, then reload this page", "is-closed is-refused");
+        return;
+      }
       var wait = Math.round(delay * (0.75 + Math.random() * 0.5));
       setConnection("disconnected — reconnecting in " + Math.ceil(wait / 1000) + " s", "is-closed");
       setTimeout(connect, wait);

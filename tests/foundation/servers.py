@@ -1,7 +1,8 @@
 """Real ASGI servers for tests: ``uvicorn harbormaster.asgi:application`` subprocesses.
 
 Started the way the Makefile, the Dockerfile and docker-compose start the
-service (``--no-proxy-headers``: uvicorn leaves the client address alone), on
+service (``--no-proxy-headers``: uvicorn leaves the client address alone;
+``--ws-max-size``), on
 free ports of this machine, with the environment a test gives them.
 """
 
@@ -17,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from harbormaster.socket_limits import WS_MAX_SIZE
 from tests.foundation.processes import PROJECT_DIR
 
 START_SECONDS = 60
@@ -59,7 +61,8 @@ def start_server(
             [
                 sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
                 "--host", "127.0.0.1", "--port", str(port),
-                "--no-proxy-headers", "--lifespan", "off", *extra_args,
+                "--no-proxy-headers", "--lifespan", "off", "--ws-max-size", str(WS_MAX_SIZE),
+                *extra_args,
             ],
             cwd=PROJECT_DIR, env=dict(environ), stdout=log, stderr=subprocess.STDOUT,
             start_new_session=True,

@@ -303,7 +303,11 @@ def test_the_session_user_is_who_the_socket_is_through_the_real_application() ->
     async def scenario():
         from channels.testing import WebsocketCommunicator
 
-        headers = [(b"cookie", cookie.encode()), (b"origin", b"http://localhost")]
+        headers = [
+            (b"cookie", cookie.encode()),
+            (b"host", b"localhost"),  # the origin check compares Origin with it
+            (b"origin", b"http://localhost"),
+        ]
         comm = WebsocketCommunicator(application, f"/ws/games/{game.pk}/", headers=headers)
         connected, _ = await comm.connect(timeout=5)
         frame = await comm.receive_json_from(timeout=5)
