@@ -1,0 +1,367 @@
+"""Every shell command the docs show runs, against a live server, and succeeds (issue 36).
+
+``test_docs_commands.py`` checks what the docs name; this runs what they tell a
+reader to type, so a command that stopped working fails the suite (the token
+exchange answered 415 to the READMEs' ``curl -d`` for a while, unnoticed).
+
+**What is a command** (:func:`commands_in`), in the pages of :data:`PAGES`:
+
+* in a fenced block whose info string is ``sh``, ``bash``, ``shell`` or
+  ``console`` (the fence may be indented, inside a list item): in ``console``
+  blocks the lines starting with ``$ `` (the rest is output); in the others
+  every line, except blank lines and lines starting with ``#`` (output shown
+  as a comment). A line ending in ``\\`` goes on on the next one;
+* outside fenced blocks, a line starting with ``$ ``.
+
+Other blocks (``python``, ``js``, ``json``...) are code to read or save, not
+commands.
+
+**How they run.** Each page is one terminal session, run as one ``bash -e``
+script: it starts in the checkout's top folder with a clean environment (no
+Harbormaster variable), and ``cd``, ``export`` and variables carry from one
+block to the next, as they do for a reader going down the page. A command
+that starts a bot (:data:`SERVERS`) runs in the background until the page's
+last command has run, and the next command waits until the bot listens.
+``curl`` fails on an HTTP error (``fail-with-body`` in its config), so a 4xx
+answer is a failure, not a body.
+
+**Placeholders** (:func:`placeholders`): the site's address
+(``https://harbormaster.example.org``) is a live uvicorn server on this test's
+database, in the embedded mode (no Redis; Celery eager); ``alice`` and her
+password ``…`` are a user of this test; her token ``9f4c…`` is that user's
+token; ``https://bot.example.com/`` is the page's running example bot; the
+pull token ``hmp_…``, game ``101`` and ply ``41`` are a pull bot's, in a game
+of this test where it is to move; ``cd harbormaster`` is the checkout; the
+example bots' ports (8001, 8002, 8004) are free ports of this machine, given
+with ``--port`` to a bot started without one. Every placeholder must be used
+somewhere, so the list cannot go stale.
+
+**Not run** (:data:`NOT_RUN`, each with its reason): installing packages,
+``make demo`` and ``make test``, the JavaScript kit's own tests, and setting
+up a project of the reader's own outside the checkout.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from botapi import services
+from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory
+from tests.foundation.processes import PROJECT_DIR, clean_env
+from tests.foundation.servers import Server, free_port, start_server
+from tests.tournaments import workers
+from tournaments import statecache
+from tournaments.creation import create_game
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("eager_referee"),
+]
+
+PAGES = ["README.md", "sdk/python/README.md", "sdk/js/README.md", "docs/bot-protocol.md"]
+SHELL_BLOCKS = {"sh", "bash", "shell", "console"}
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+-]*)")
+
+NOT_RUN: dict[str, str] = {
+    r"^make demo\b": "serves until stopped; tests/foundation/test_demo*.py run the demo",
+    r"^make test\b": "the whole test suite, this test among them",
+    r"\bpip install\b": "installs packages; tests/packaging installs both wheels in a fresh venv",
+    r"^npm test\b": "the JavaScript kit's own tests; tests/sdk_js runs them",
+    r"^mkdir my-bot\b|^npm init\b|^npm install\b": (
+        "a project of the reader's own outside the checkout, with the kit installed into it"
+    ),
+}
+"""Commands that cannot run in a test (regular expression -> why)."""
+
+SERVERS: dict[str, int] = {
+    r"-m harbormaster_bot\.examples\.random_bot\b": 8001,
+    r"-m harbormaster_bot\.examples\.greedy\b": 8002,
+    r"-m harbormaster_bot\.examples\.monte_carlo_batavia\b": 8001,
+    r"^node bots/random\.js\b": 8001,
+}
+"""Commands that start a bot (regular expression -> its default port)."""
+
+DOC_PORTS = (8001, 8002, 8004)
+READY_SECONDS = 60
+PAGE_SECONDS = 300
+
+
+@dataclass(frozen=True)
+class Command:
+    page: str
+    line: int
+    text: str
+
+
+def _joined(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """(line number, command) with ``\\``-continued lines joined to the line they continue."""
+    start, parts = 0, []
+    for number, line in lines:
+        if not parts:
+            start = number
+        parts.append(line)
+        if not line.endswith("\\"):
+            yield start, "\n".join(parts)
+            parts = []
+    if parts:
+        yield start, "\n".join(parts)
+
+
+def commands_in(page: str, text: str) -> list[Command]:
+    """The shell commands of one Markdown page (the rule is in the module doc)."""
+    found: list[tuple[int, str]] = []
+    fence, kind, block = "", "", []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not fence:
+            opened = FENCE.match(raw)
+            if opened:
+                fence, kind, block = opened.group(1), opened.group(2).lower(), []
+            elif line.startswith("$ "):
+                found.append((number, line[2:].strip()))
+            continue
+        if line.startswith(fence) and not line.strip(fence[0]):
+            if kind in SHELL_BLOCKS:
+                found.extend(_joined(block))
+            fence = ""
+            continue
+        if kind == "console":
+            if line.startswith("$ ") or (block and block[-1][1].endswith("\\")):
+                block.append((number, line.removeprefix("$ ")))
+        elif line and not line.startswith("#"):
+            block.append((number, line))
+    return [Command(page, number, command) for number, command in found]
+
+
+def not_run(command: str) -> str | None:
+    """Why ``command`` is not run, or None."""
+    for pattern, reason in NOT_RUN.items():
+        if re.search(pattern, command):
+            return reason
+    return None
+
+
+def server_port(command: str) -> int | None:
+    """The default port of the bot ``command`` starts, or None when it starts none."""
+    for pattern, port in SERVERS.items():
+        if re.search(pattern, command):
+            return port
+    return None
+
+
+def test_the_rule_finds_commands_and_leaves_output_and_code() -> None:
+    text = "\n".join(
+        [
+            "$ make demo",
+            "```sh",
+            "# a comment",
+            "export A=1      # why",
+            "curl -s -d x=1 \\",
+            "     https://example.org/",
+            '# {"token": "…"}',
+            "```",
+            "  ```console",
+            "  $ echo hi",
+            "  hi",
+            "  ```",
+            "```python",
+            "print('not a command')",
+            "```",
+        ]
+    )
+    assert [(c.line, c.text) for c in commands_in("x.md", text)] == [
+        (1, "make demo"),
+        (4, "export A=1      # why"),
+        (5, "curl -s -d x=1 \\\nhttps://example.org/"),
+        (10, "echo hi"),
+    ]
+    assert not_run("make demo") and not_run(".venv/bin/pip install ./engines")
+    assert not_run("curl -s https://x/") is None
+    assert server_port(".venv/bin/python -m harbormaster_bot.examples.greedy --engine manila")
+
+
+# ----------------------------------------------------------------------- running
+
+
+@dataclass
+class World:
+    """What the placeholders stand for: the live server and the test's accounts."""
+
+    server: Server
+    users: dict[str, tuple[str, str]]  # page -> (username, API token)
+    pull_token: str
+    game_id: int
+    ply: int
+
+
+def placeholders(world: World, page: str, ports: dict[int, int]) -> list[tuple[str, str]]:
+    """(documented text, what the test puts there) for one page, applied in order."""
+    username, token = world.users[page]
+    return [
+        ("https://harbormaster.example.org", world.server.url),
+        ("https://bot.example.com/", f"http://127.0.0.1:{ports[8001]}/"),
+        ("username=alice", f"username={username}"),
+        ("password=…", f"password={DEFAULT_PASSWORD}"),
+        ("Token 9f4c…", f"Token {token}"),
+        ("hmp_…", world.pull_token),
+        ("/games/101/moves", f"/games/{world.game_id}/moves"),
+        ('"ply": 41', f'"ply": {world.ply}'),
+        ("cd harbormaster", f"cd {shlex.quote(str(PROJECT_DIR))}"),
+    ]
+
+
+def port_pairs(ports: dict[int, int]) -> list[tuple[str, str]]:
+    """The documented ports in addresses and ``--port`` options -> this run's free ports."""
+    pairs = []
+    for doc_port, port in ports.items():
+        pairs += [(f"127.0.0.1:{doc_port}", f"127.0.0.1:{port}")]
+        pairs += [(f"--port {doc_port}", f"--port {port}")]
+    return pairs
+
+
+def substitute(command: str, pairs: list[tuple[str, str]], used: set[str]) -> str:
+    for documented, actual in pairs:
+        if documented in command:
+            used.add(documented)
+            command = command.replace(documented, actual)
+    return command
+
+
+PRELUDE = r"""
+set -e
+ready() {  # ready PORT PID: wait until the bot started as PID listens on PORT
+    for _ in $(seq 1 $((READY_SECONDS * 5))); do
+        if ! kill -0 "$2" 2>/dev/null; then echo "the bot exited before listening" >&2; return 1; fi
+        if (echo > "/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
+        sleep 0.2
+    done
+    echo "nothing listens on port $1" >&2; return 1
+}
+"""
+
+
+def script_of(commands: list[Command], pairs: list[tuple[str, str]], ports: dict[int, int],
+              logs: Path, used: set[str]) -> tuple[str, list[str]]:  # fmt: skip
+    """The page's bash script, and the commands left out with their reasons."""
+    lines, skipped = [PRELUDE.replace("READY_SECONDS", str(READY_SECONDS))], []
+    for n, command in enumerate(commands):
+        reason = not_run(command.text)
+        if reason is not None:
+            skipped.append(f"{command.page}:{command.line}: {command.text} ({reason})")
+            continue
+        text = substitute(command.text, pairs, used)
+        lines.append(f"echo {shlex.quote(f'>>> {command.page}:{command.line}: {text}')} >&2")
+        default = server_port(text)
+        if default is None:
+            lines.append(text)
+            continue
+        text = re.sub(r"\s+#.*$", "", text).rstrip().removesuffix("&").rstrip()
+        port_given = re.search(r"--port (\d+)", text)
+        if port_given is None:
+            text += f" --port {ports[default]}"
+        port = port_given.group(1) if port_given else str(ports[default])
+        lines.append(f"{text} > {shlex.quote(str(logs / f'bot-{n}.log'))} 2>&1 &")
+        lines.append(
+            f"ready {port} $! || {{ cat {shlex.quote(str(logs / f'bot-{n}.log'))} >&2; exit 1; }}"
+        )
+    return "\n".join(lines) + "\n", skipped
+
+
+def run_page(
+    page: str, world: World, tmp_path: Path
+) -> tuple[subprocess.CompletedProcess, list[str], set[str]]:
+    """Run one page's commands; its bots are stopped afterwards, whatever happened."""
+    commands = commands_in(page, (PROJECT_DIR / page).read_text(encoding="utf-8"))
+    ports = {doc_port: free_port() for doc_port in DOC_PORTS}
+    logs = tmp_path / page.replace("/", "_")
+    logs.mkdir()
+    (logs / ".curlrc").write_text("fail-with-body\nshow-error\n")
+    used: set[str] = set()
+    pairs = placeholders(world, page, ports) + port_pairs(ports)
+    script, skipped = script_of(commands, pairs, ports, logs, used)
+    environ = clean_env(DATABASE_URL=workers.test_database_url(), REDIS_URL="", CURL_HOME=str(logs))
+    process = subprocess.Popen(
+        ["bash", "-c", script], cwd=PROJECT_DIR, env=environ, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        output, _ = process.communicate(timeout=PAGE_SECONDS)
+    except subprocess.TimeoutExpired:
+        output = "(timed out)"
+    finally:
+        stop_group(process)
+    result = subprocess.CompletedProcess(process.args, process.returncode, output, "")
+    return result, skipped, used
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """Stop the page's shell and every bot it started (one process group)."""
+    import os
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@pytest.fixture
+def world(transactional_db, tmp_path: Path) -> Iterator[World]:
+    """A live server on this test's database, a user per page, a pull bot to move."""
+    users = {}
+    for n, page in enumerate(PAGES):
+        user = UserFactory(username=f"alice{n}")
+        users[page] = (user.username, Token.objects.create(user=user).key)
+    owner = UserFactory(username="puller")
+    bots = [BotFactory(owner=owner, mode="pull", endpoint_url="") for _ in range(3)]
+    game = create_game("manila", [bot.competitor for bot in bots], move_time_ms=600_000)
+    game.refresh_from_db()  # the referee played the opening chance moves
+    mover = bots[statecache.load_state(game).to_move[0]]
+    token = services.rotate_pull_token(mover)
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
+    [turn] = api.get("/api/v1/bots/me/turns", {"wait": 0}).json()
+    ply = turn["ply"]
+    environ = clean_env(
+        DJANGO_SETTINGS_MODULE="tests.foundation.server_settings",
+        DATABASE_URL=workers.test_database_url(),
+        REDIS_URL="",
+        LOG_LEVEL="WARNING",
+    )
+    server = start_server(environ, tmp_path / "server.log")
+    try:
+        yield World(server, users, token, game.pk, ply)
+    finally:
+        server.stop()
+
+
+def test_every_command_in_the_docs_runs(world: World, tmp_path: Path) -> None:
+    failures, skipped_all, used_all = [], [], set()
+    for page in PAGES:
+        result, skipped, used = run_page(page, world, tmp_path)
+        skipped_all += skipped
+        used_all |= used
+        if result.returncode != 0:
+            failures.append(f"===== {page} (exit {result.returncode})\n{result.stdout[-4000:]}")
+    assert failures == [], "\n".join(failures) + "\n===== server\n" + world.server.log()[-3000:]
+    every = placeholders(world, PAGES[0], dict.fromkeys(DOC_PORTS, 1))
+    assert {documented for documented, _ in every} - used_all == set(), "unused placeholders"
+    reasons = {reason for line in skipped_all for reason in NOT_RUN.values() if reason in line}
+    assert reasons == set(NOT_RUN.values()), "NOT_RUN entries no command needs any more"
