@@ -13,6 +13,9 @@ exchange answered 415 to the READMEs' ``curl -d`` for a while, unnoticed).
   as a comment). A line ending in ``\\`` goes on on the next one;
 * outside fenced blocks, a line starting with ``$ ``.
 
+A comment showing JSON right after a command (``# {"token": "9f4c…"}``) is
+the answer the page promises: each key it names must be in the real answer.
+
 Other blocks (``python``, ``js``, ``json``...) are code to read or save, not
 commands.
 
@@ -43,11 +46,14 @@ up a project of the reader's own outside the checkout.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import signal
 import subprocess
+import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -62,16 +68,11 @@ from tests.tournaments import workers
 from tournaments import statecache
 from tournaments.creation import create_game
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.slow,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("eager_referee"),
-]
-
 PAGES = ["README.md", "sdk/python/README.md", "sdk/js/README.md", "docs/bot-protocol.md"]
 SHELL_BLOCKS = {"sh", "bash", "shell", "console"}
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+-]*)")
+ANSWER = re.compile(r"^#\s*[\[{]")
+"""A comment showing the JSON a command answers, right after it."""
 
 NOT_RUN: dict[str, str] = {
     r"^make demo\b": "serves until stopped; tests/foundation/test_demo*.py run the demo",
@@ -87,7 +88,7 @@ NOT_RUN: dict[str, str] = {
 SERVERS: dict[str, int] = {
     r"-m harbormaster_bot\.examples\.random_bot\b": 8001,
     r"-m harbormaster_bot\.examples\.greedy\b": 8002,
-    r"-m harbormaster_bot\.examples\.monte_carlo_batavia\b": 8001,
+    r"-m harbormaster_bot\.examples\.monte_carlo_batavia\b": 8004,
     r"^node bots/random\.js\b": 8001,
 }
 """Commands that start a bot (regular expression -> its default port)."""
@@ -102,46 +103,39 @@ class Command:
     page: str
     line: int
     text: str
-
-
-def _joined(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    """(line number, command) with ``\\``-continued lines joined to the line they continue."""
-    start, parts = 0, []
-    for number, line in lines:
-        if not parts:
-            start = number
-        parts.append(line)
-        if not line.endswith("\\"):
-            yield start, "\n".join(parts)
-            parts = []
-    if parts:
-        yield start, "\n".join(parts)
+    answer_keys: tuple[str, ...] = ()
+    """Keys of the JSON answer the page shows after the command (``# {"token": …}``)."""
 
 
 def commands_in(page: str, text: str) -> list[Command]:
     """The shell commands of one Markdown page (the rule is in the module doc)."""
-    found: list[tuple[int, str]] = []
-    fence, kind, block = "", "", []
+    found: list[Command] = []
+    fence, kind, block_start = "", "", 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not fence:
             opened = FENCE.match(raw)
             if opened:
-                fence, kind, block = opened.group(1), opened.group(2).lower(), []
+                fence, kind, block_start = opened.group(1), opened.group(2).lower(), len(found)
             elif line.startswith("$ "):
-                found.append((number, line[2:].strip()))
+                found.append(Command(page, number, line[2:].strip()))
             continue
         if line.startswith(fence) and not line.strip(fence[0]):
-            if kind in SHELL_BLOCKS:
-                found.extend(_joined(block))
             fence = ""
             continue
-        if kind == "console":
-            if line.startswith("$ ") or (block and block[-1][1].endswith("\\")):
-                block.append((number, line.removeprefix("$ ")))
-        elif line and not line.startswith("#"):
-            block.append((number, line))
-    return [Command(page, number, command) for number, command in found]
+        if kind not in SHELL_BLOCKS:
+            continue
+        in_block = len(found) > block_start
+        if in_block and found[-1].text.endswith("\\"):
+            found[-1] = replace(found[-1], text=found[-1].text + "\n" + line)
+        elif kind == "console" and line.startswith("$ "):
+            found.append(Command(page, number, line[2:].strip()))
+        elif kind != "console" and line and not line.startswith("#"):
+            found.append(Command(page, number, line))
+        elif in_block and ANSWER.match(line):
+            keys = found[-1].answer_keys + tuple(re.findall(r'"(\w+)":', line))
+            found[-1] = replace(found[-1], answer_keys=keys)
+    return found
 
 
 def not_run(command: str) -> str | None:
@@ -180,11 +174,11 @@ def test_the_rule_finds_commands_and_leaves_output_and_code() -> None:
             "```",
         ]
     )
-    assert [(c.line, c.text) for c in commands_in("x.md", text)] == [
-        (1, "make demo"),
-        (4, "export A=1      # why"),
-        (5, "curl -s -d x=1 \\\nhttps://example.org/"),
-        (10, "echo hi"),
+    assert [(c.line, c.text, c.answer_keys) for c in commands_in("x.md", text)] == [
+        (1, "make demo", ()),
+        (4, "export A=1      # why", ()),
+        (5, "curl -s -d x=1 \\\nhttps://example.org/", ("token",)),
+        (10, "echo hi", ()),
     ]
     assert not_run("make demo") and not_run(".venv/bin/pip install ./engines")
     assert not_run("curl -s https://x/") is None
@@ -263,6 +257,15 @@ def script_of(commands: list[Command], pairs: list[tuple[str, str]], ports: dict
         text = substitute(command.text, pairs, used)
         lines.append(f"echo {shlex.quote(f'>>> {command.page}:{command.line}: {text}')} >&2")
         default = server_port(text)
+        if default is None and command.answer_keys:
+            lines.append(f"answer=$({text}\n)")
+            lines.append('printf "%s\\n" "$answer"')
+            for key in command.answer_keys:
+                lines.append(
+                    f'case "$answer" in *\'"{key}"\'*) ;; *) echo "no \\"{key}\\" in the answer, '
+                    'which the page shows" >&2; exit 1;; esac'
+                )
+            continue
         if default is None:
             lines.append(text)
             continue
@@ -298,7 +301,8 @@ def run_page(
     try:
         output, _ = process.communicate(timeout=PAGE_SECONDS)
     except subprocess.TimeoutExpired:
-        output = "(timed out)"
+        stop_group(process)
+        output = process.communicate()[0] + f"\n(stopped after {PAGE_SECONDS} s)"
     finally:
         stop_group(process)
     result = subprocess.CompletedProcess(process.args, process.returncode, output, "")
@@ -306,20 +310,33 @@ def run_page(
 
 
 def stop_group(process: subprocess.Popen) -> None:
-    """Stop the page's shell and every bot it started (one process group)."""
-    import os
-    import signal
-
+    """Stop the page's shell and every bot it started (one process group), and wait for them."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(process.pid, sig)
         except ProcessLookupError:
-            return
-        try:
-            process.wait(timeout=10)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+            break
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            process.poll()  # reap the shell; its bots are reaped by their new parent
+            try:
+                os.killpg(process.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+    process.wait()
+
+
+def test_an_answer_without_a_key_the_page_shows_fails(tmp_path: Path) -> None:
+    def run(keys: tuple[str, ...]) -> subprocess.CompletedProcess:
+        command = Command("x.md", 1, """echo '{"token": "abc"}'""", keys)
+        script, _ = script_of([command], [], {}, tmp_path, set())
+        return subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=False)
+
+    assert run(("token",)).returncode == 0
+    missing = run(("token", "signing_secret"))
+    assert missing.returncode == 1
+    assert 'no "signing_secret" in the answer' in missing.stderr
 
 
 @pytest.fixture
@@ -352,6 +369,10 @@ def world(transactional_db, tmp_path: Path) -> Iterator[World]:
         server.stop()
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager_referee")
 def test_every_command_in_the_docs_runs(world: World, tmp_path: Path) -> None:
     failures, skipped_all, used_all = [], [], set()
     for page in PAGES:
