@@ -6,8 +6,13 @@ example bots in parallel; the 409 says why, not just "a bot is busy".
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
+
 import pytest
 
+from botapi import services
+from botapi.capacity import challenger_share
 from tests.botapi.test_capacity_share import bot_of, challenge
 from tests.factories import UserFactory
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
@@ -31,3 +36,13 @@ def test_the_refusal_names_the_example_bots_share() -> None:
         ),
         "code": "bot_share_used",
     }
+
+
+def test_the_docs_give_the_share_of_an_example_bot() -> None:
+    """The pages a new author reads say how many games at once: half the demo's limit."""
+    limit = inspect.signature(services.register_bot).parameters["max_concurrent_games"].default
+    share = challenger_share(limit)
+    root = Path(__file__).resolve().parents[2]
+    for page in ("README.md", "sdk/python/README.md", "sdk/js/README.md"):
+        text = " ".join((root / page).read_text(encoding="utf-8").split())
+        assert f"at most {share} games at once" in text, page
