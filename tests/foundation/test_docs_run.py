@@ -30,14 +30,15 @@ answer is a failure, not a body.
 
 **Placeholders** (:func:`placeholders`): the site's address
 (``https://harbormaster.example.org``) is a live uvicorn server on this test's
-database, in the embedded mode (no Redis; Celery eager); ``alice`` and her
-password ``…`` are a user of this test; her token ``9f4c…`` is that user's
-token; ``https://bot.example.com/`` is the page's running example bot; the
-pull token ``hmp_…``, game ``101`` and ply ``41`` are a pull bot's, in a game
-of this test where it is to move; ``cd harbormaster`` is the checkout; the
+database, in the embedded mode (no Redis; Celery eager); ``alice`` is a user
+of this test, with its password for ``…`` and its token for ``9f4c…``;
+``https://bot.example.com/`` is the page's running example bot; the pull
+token ``hmp_…``, game ``101`` and ply ``41`` are a pull bot's, in a game of
+this test where it is to move; ``cd harbormaster`` is the checkout; the
 example bots' ports (8001, 8002, 8004) are free ports of this machine, given
 with ``--port`` to a bot started without one. Every placeholder must be used
-somewhere, so the list cannot go stale.
+somewhere, so the list cannot go stale. Each page is a test of its own (the
+JavaScript kit's is skipped, saying why, without Node.js 20).
 
 **Not run** (:data:`NOT_RUN`, each with its reason): installing packages,
 ``make demo`` and ``make test``, the JavaScript kit's own tests, and setting
@@ -64,6 +65,7 @@ from botapi import services
 from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory
 from tests.foundation.processes import PROJECT_DIR, clean_env
 from tests.foundation.servers import Server, free_port, start_server
+from tests.sdk_js.node import node_or_skip
 from tests.tournaments import workers
 from tournaments import statecache
 from tournaments.creation import create_game
@@ -190,24 +192,22 @@ def test_the_rule_finds_commands_and_leaves_output_and_code() -> None:
 
 @dataclass
 class World:
-    """What the placeholders stand for: the live server and the test's accounts."""
+    """What the placeholders stand for: the live server and this test's accounts."""
 
-    server: Server
-    users: dict[str, tuple[str, str]]  # page -> (username, API token)
+    url: str
+    token: str  # alice's API token
     pull_token: str
     game_id: int
     ply: int
 
 
-def placeholders(world: World, page: str, ports: dict[int, int]) -> list[tuple[str, str]]:
-    """(documented text, what the test puts there) for one page, applied in order."""
-    username, token = world.users[page]
+def placeholders(world: World, ports: dict[int, int]) -> list[tuple[str, str]]:
+    """(documented text, what the test puts there), applied in order."""
     return [
-        ("https://harbormaster.example.org", world.server.url),
+        ("https://harbormaster.example.org", world.url),
         ("https://bot.example.com/", f"http://127.0.0.1:{ports[8001]}/"),
-        ("username=alice", f"username={username}"),
         ("password=…", f"password={DEFAULT_PASSWORD}"),
-        ("Token 9f4c…", f"Token {token}"),
+        ("Token 9f4c…", f"Token {world.token}"),
         ("hmp_…", world.pull_token),
         ("/games/101/moves", f"/games/{world.game_id}/moves"),
         ('"ply": 41', f'"ply": {world.ply}'),
@@ -281,18 +281,19 @@ def script_of(commands: list[Command], pairs: list[tuple[str, str]], ports: dict
     return "\n".join(lines) + "\n", skipped
 
 
-def run_page(
-    page: str, world: World, tmp_path: Path
-) -> tuple[subprocess.CompletedProcess, list[str], set[str]]:
-    """Run one page's commands; its bots are stopped afterwards, whatever happened."""
+def page_script(page: str, world: World, logs: Path) -> tuple[str, list[str], set[str]]:
+    """The page's script, the commands not run (with why) and the placeholders it used."""
     commands = commands_in(page, (PROJECT_DIR / page).read_text(encoding="utf-8"))
     ports = {doc_port: free_port() for doc_port in DOC_PORTS}
-    logs = tmp_path / page.replace("/", "_")
-    logs.mkdir()
-    (logs / ".curlrc").write_text("fail-with-body\nshow-error\n")
     used: set[str] = set()
-    pairs = placeholders(world, page, ports) + port_pairs(ports)
+    pairs = placeholders(world, ports) + port_pairs(ports)
     script, skipped = script_of(commands, pairs, ports, logs, used)
+    return script, skipped, used
+
+
+def run_script(script: str, logs: Path) -> subprocess.CompletedProcess:
+    """Run a page's script; the bots it started are stopped afterwards, whatever happened."""
+    (logs / ".curlrc").write_text("fail-with-body\nshow-error\n")
     environ = clean_env(DATABASE_URL=workers.test_database_url(), REDIS_URL="", CURL_HOME=str(logs))
     process = subprocess.Popen(
         ["bash", "-c", script], cwd=PROJECT_DIR, env=environ, stdout=subprocess.PIPE,
@@ -305,8 +306,7 @@ def run_page(
         output = process.communicate()[0] + f"\n(stopped after {PAGE_SECONDS} s)"
     finally:
         stop_group(process)
-    result = subprocess.CompletedProcess(process.args, process.returncode, output, "")
-    return result, skipped, used
+    return subprocess.CompletedProcess(process.args, process.returncode, output, "")
 
 
 def stop_group(process: subprocess.Popen) -> None:
@@ -339,23 +339,32 @@ def test_an_answer_without_a_key_the_page_shows_fails(tmp_path: Path) -> None:
     assert 'no "signing_secret" in the answer' in missing.stderr
 
 
+def test_every_placeholder_and_every_exception_is_still_needed(tmp_path: Path) -> None:
+    world = World("http://server", "token", "hmp_token", 1, 1)
+    used, skipped = set(), []
+    for page in PAGES:
+        _, page_skipped, page_used = page_script(page, world, tmp_path)
+        used |= page_used
+        skipped += page_skipped
+    documented = {text for text, _ in placeholders(world, dict.fromkeys(DOC_PORTS, 1))}
+    assert documented - used == set(), "placeholders no page uses any more"
+    reasons = {reason for line in skipped for reason in NOT_RUN.values() if reason in line}
+    assert reasons == set(NOT_RUN.values()), "NOT_RUN entries no command needs any more"
+
+
 @pytest.fixture
-def world(transactional_db, tmp_path: Path) -> Iterator[World]:
-    """A live server on this test's database, a user per page, a pull bot to move."""
-    users = {}
-    for n, page in enumerate(PAGES):
-        user = UserFactory(username=f"alice{n}")
-        users[page] = (user.username, Token.objects.create(user=user).key)
+def world(transactional_db, tmp_path: Path) -> Iterator[tuple[World, Server]]:
+    """A live server on this test's database, alice with her token, a pull bot to move."""
+    token = Token.objects.create(user=UserFactory(username="alice")).key
     owner = UserFactory(username="puller")
     bots = [BotFactory(owner=owner, mode="pull", endpoint_url="") for _ in range(3)]
     game = create_game("manila", [bot.competitor for bot in bots], move_time_ms=600_000)
     game.refresh_from_db()  # the referee played the opening chance moves
     mover = bots[statecache.load_state(game).to_move[0]]
-    token = services.rotate_pull_token(mover)
+    pull_token = services.rotate_pull_token(mover)
     api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Bot {token}")
+    api.credentials(HTTP_AUTHORIZATION=f"Bot {pull_token}")
     [turn] = api.get("/api/v1/bots/me/turns", {"wait": 0}).json()
-    ply = turn["ply"]
     environ = clean_env(
         DJANGO_SETTINGS_MODULE="tests.foundation.server_settings",
         DATABASE_URL=workers.test_database_url(),
@@ -364,7 +373,7 @@ def world(transactional_db, tmp_path: Path) -> Iterator[World]:
     )
     server = start_server(environ, tmp_path / "server.log")
     try:
-        yield World(server, users, token, game.pk, ply)
+        yield World(server.url, token, pull_token, game.pk, turn["ply"]), server
     finally:
         server.stop()
 
@@ -373,16 +382,16 @@ def world(transactional_db, tmp_path: Path) -> Iterator[World]:
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("eager_referee")
-def test_every_command_in_the_docs_runs(world: World, tmp_path: Path) -> None:
-    failures, skipped_all, used_all = [], [], set()
-    for page in PAGES:
-        result, skipped, used = run_page(page, world, tmp_path)
-        skipped_all += skipped
-        used_all |= used
-        if result.returncode != 0:
-            failures.append(f"===== {page} (exit {result.returncode})\n{result.stdout[-4000:]}")
-    assert failures == [], "\n".join(failures) + "\n===== server\n" + world.server.log()[-3000:]
-    every = placeholders(world, PAGES[0], dict.fromkeys(DOC_PORTS, 1))
-    assert {documented for documented, _ in every} - used_all == set(), "unused placeholders"
-    reasons = {reason for line in skipped_all for reason in NOT_RUN.values() if reason in line}
-    assert reasons == set(NOT_RUN.values()), "NOT_RUN entries no command needs any more"
+@pytest.mark.parametrize("page", PAGES)
+def test_the_commands_of_the_page_run(page: str, world, tmp_path: Path) -> None:
+    if page.startswith("sdk/js/"):
+        node_or_skip()
+    live, server = world
+    logs = tmp_path / "page"
+    logs.mkdir()
+    script, _, _ = page_script(page, live, logs)
+    result = run_script(script, logs)
+    assert result.returncode == 0, (
+        f"{page} (exit {result.returncode}):\n{result.stdout[-5000:]}\n"
+        f"===== server\n{server.log()[-3000:]}"
+    )
