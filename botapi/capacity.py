@@ -141,18 +141,33 @@ def share_refusal(bot: Bot, games: list[HeldGame], creator_id: int | None) -> st
     casual = [game for game in games if game.purpose == CASUAL]
     limit, name = bot.max_concurrent_games, bot.competitor.name
     mine = sum(game.created_by_id == creator_id for game in casual)
-    if mine >= challenger_share(limit):
+    share = challenger_share(limit)
+    house = house_share_note(share) if is_house_bot(bot) else ""
+    if mine >= share:
         return (
             f"you already play {mine} of {name}'s {limit} games at once; "
-            "wait for one of them to finish"
+            f"wait for one of them to finish{house}"
         )
     others = sum(game.created_by_id not in (None, bot.owner_id) for game in casual)
     if limit > 1 and others >= limit - 1:
         return (
             f"other users already play {others} of {name}'s {limit} games at once, and its "
-            "last free game is kept for its owner; wait for one of them to finish"
+            f"last free game is kept for its owner; wait for one of them to finish{house}"
         )
     return None
+
+
+def house_share_note(share: int) -> str:
+    """What a refused user is told about an example bot, where a new bot author first meets it.
+
+    Someone trying the site seats the example bots in several games at once and
+    would otherwise read the refusal as a fault of the bot or of the site.
+    """
+    return (
+        f" (the example bots are shared by every user: each user may play at most {share} "
+        "games at once with each one; seat another example bot, or a bot of your own, "
+        "where only its own limit applies)"
+    )
 
 
 def _full(bots: list[Bot], games: dict[int, list[HeldGame]], purpose: str) -> list[Bot]:

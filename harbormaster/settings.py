@@ -182,14 +182,18 @@ LOGIN_THROTTLE_WINDOW_SECONDS = 900
 # optionally, so a demo visitor signs up and plays at once. Failed logins are
 # counted by the backend above besides allauth's own rate limits, which cover
 # sign-up and password-reset requests too. With "prevent enumeration" on, a
-# reset request for an unknown address answers exactly like a known one.
+# reset request for an unknown address answers exactly like a known one; "strict"
+# does the same for sign-up: with verification optional (sign in at once), the
+# only answer that does not reveal a taken address is to accept it, so two
+# accounts may carry one address, unverified on all but one (allauth keeps a
+# verified address unique).
 ACCOUNT_ADAPTER = "people.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "people.forms.PersonSignupForm"}
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_UNIQUE_EMAIL = True
-ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_PREVENT_ENUMERATION = "strict"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",

@@ -5,7 +5,11 @@ Only gathering and rendering: the data comes from :mod:`people.services`.
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from allauth.account.views import LoginView
+from allauth.core.internal.ratelimit import get_rates
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -107,10 +111,14 @@ def _games_section(request: HttpRequest, competitor: Competitor) -> dict[str, ob
 
 
 class ThrottledLoginView(LoginView):
-    """allauth's sign-in; an attempt the login throttle refused answers 429 with Retry-After.
+    """allauth's sign-in; an attempt either login limit refused answers 429 with Retry-After.
 
-    The form already says why (``people.adapter``); the status tells scripts,
-    as the admin's login page and the API's token exchange do.
+    The form already says why (``people.adapter``, or allauth's own "too many
+    failed login attempts"); the status tells scripts, as the admin's login
+    page and the API's token exchange do. Two limits apply: the project's
+    throttle (``harbormaster.login_throttle``) and allauth's ``login_failed``
+    rate limit (``ACCOUNT_RATE_LIMITS``), which allauth itself reports as a
+    form error with status 200.
     """
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
@@ -120,3 +128,29 @@ class ThrottledLoginView(LoginView):
             response.status_code = 429
             response["Retry-After"] = str(refused.retry_after)
         return response
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        if response.status_code == 200 and ALLAUTH_LOCKED in _error_codes(form):
+            response.status_code = 429
+            response["Retry-After"] = str(allauth_lock_seconds())
+        return response
+
+
+ALLAUTH_LOCKED = "too_many_login_attempts"
+"""The code of allauth's form error when its ``login_failed`` rate limit refuses a sign-in."""
+
+
+def _error_codes(form: Any) -> set[str]:
+    return {error.code for errors in form.errors.as_data().values() for error in errors}
+
+
+def allauth_lock_seconds() -> int:
+    """An upper bound on how long allauth's ``login_failed`` lock lasts: its longest period.
+
+    allauth keeps the times of counted failures for each rate's period, and a
+    refused attempt adds none to the rate that refused it, so once the longest
+    period has passed every failure counted until now has expired.
+    """
+    rates = get_rates(app="allauth.account", action="login_failed")
+    return math.ceil(max((rate.duration for rate in rates), default=1))

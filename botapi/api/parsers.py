@@ -7,14 +7,20 @@ that is not acceptable JSON is a 400 ``parse_error`` in the API's error
 shape. It is the only parser (settings ``DEFAULT_PARSER_CLASSES``): the API
 and its documentation speak JSON only, and form or multipart bodies (which
 could not express the nested seats and actions anyway) are a 415.
+
+One exception: the token exchange (``POST /api/v1/auth/token/``) also reads
+a form (:class:`FlatFormParser`), since ``curl -d username=… -d password=…``
+is what a command-line user types first. Its two fields are flat strings, so
+a form says exactly what the JSON says.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import TooManyFieldsSent
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser, get_encoding
+from rest_framework.parsers import FormParser, JSONParser, get_encoding
 
 from harbormaster import jsonparse
 
@@ -33,3 +39,22 @@ class LimitedJSONParser(JSONParser):
             return jsonparse.loads(text)
         except jsonparse.JSONRefused as refused:
             raise ParseError(f"JSON parse error - {refused}") from None
+
+
+class FlatFormParser(FormParser):
+    """``application/x-www-form-urlencoded`` bodies as a plain dict, each field given once.
+
+    A plain dict (not Django's ``QueryDict``) makes the serializer read a form
+    exactly as it reads the same fields in JSON; a repeated field would
+    otherwise be read as its last value without a word, so it is a 400.
+    """
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        try:
+            form = super().parse(stream, media_type, parser_context)
+        except TooManyFieldsSent as exc:
+            raise ParseError(f"form parse error - {exc}") from None
+        repeated = sorted(name for name, values in form.lists() if len(values) > 1)
+        if repeated:
+            raise ParseError(f"form parse error - give each field once: {', '.join(repeated)}")
+        return form.dict()

@@ -10,7 +10,7 @@ so they cannot drift from it:
   401 even where anonymous calls are welcome);
 * 404 for a path parameter (no such object, or not yours) and for a page
   past the end of a list;
-* 413 and 415 when it reads a body (too large; not JSON);
+* 413 and 415 when it reads a body (too large; not of a media type it reads);
 * 429 when a rate limit applies to it.
 
 A list of nested serializers carries its length bounds (``maxItems``).
@@ -46,11 +46,17 @@ FIELD_ERRORS_SCHEMA: dict[str, Any] = {
     "additionalProperties": True,
 }
 ERRORS = {
-    "400": "Invalid input: field errors, or `parse_error` for a body that is not acceptable JSON.",
+    "400": (
+        "Invalid input: field errors, or `parse_error` for a body that cannot be read "
+        "(JSON malformed or nested too deep, a form field given twice)."
+    ),
     "401": "No valid credentials (`not_authenticated`, `authentication_failed`).",
     "404": "No such resource, or not yours (`not_found`).",
     "413": "The request body is larger than the server accepts (`request_too_large`).",
-    "415": "The body is not JSON (`unsupported_media_type`).",
+    "415": (
+        "The body is of a media type the operation does not read (`unsupported_media_type`): "
+        "JSON everywhere, a form too where the request body lists one."
+    ),
     "429": "Too many requests; `detail` says when to retry (`throttled`).",
 }
 

@@ -25,6 +25,7 @@ from botapi import services
 from botapi.api import serializers as s
 from botapi.api import visibility
 from botapi.api.pagination import MoveLogPagination
+from botapi.api.parsers import FlatFormParser, LimitedJSONParser
 from botapi.api.permissions import IsBotOwner
 from botapi.models import Bot
 from harbormaster import login_throttle
@@ -303,11 +304,15 @@ class TokenView(APIView):
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
+    # JSON like the rest of the API, and the form that `curl -d` sends (parsers module doc).
+    parser_classes = [LimitedJSONParser, FlatFormParser]
     throttle_scope = "auth-token"
 
     @extend_schema(
         summary="Get your API token",
         description=(
+            "The username and password as JSON or as a form "
+            "(`curl -d username=… -d password=…`). "
             "Too many failed logins for one account, or from one address, within "
             "15 minutes answer 429 `throttled` with `Retry-After`, whatever the password."
         ),
