@@ -94,7 +94,7 @@ def play_to_the_end(game: Game) -> None:
 def test_the_finish_broadcast_holds_the_seed_back_while_the_set_plays(
     duplicate_set, monkeypatch, django_capture_on_commit_callbacks, set_still_open
 ) -> None:
-    _, running = duplicate_set
+    finished, running = duplicate_set
     if set_still_open:  # a third game of the set, still at its start
         third = played_game("manila", CompetitorFactory.create_batch(3), seed=DEAL, plies=1)
         Game.objects.filter(pk=third.pk).update(table=running.table)
@@ -103,5 +103,9 @@ def test_the_finish_broadcast_holds_the_seed_back_while_the_set_plays(
     play_to_the_end(running)
     with django_capture_on_commit_callbacks(execute=True):
         assert referee.finish(running.pk)
-    (final,) = [m for m in sent if m.get("type") == "game.finished"]
-    assert final["seed"] == (None if set_still_open else DEAL)
+    finishes = {m["game"]: m for m in sent if m.get("type") == "game.finished"}
+    assert finishes[running.pk]["seed"] == (None if set_still_open else DEAL)
+    assert (finishes[running.pk]["outcome"] is None) == set_still_open
+    # The game that closes the set tells the pages of its finished games they may show their end.
+    assert set(finishes) == ({running.pk} if set_still_open else {running.pk, finished.pk})
+
