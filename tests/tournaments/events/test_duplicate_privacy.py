@@ -14,6 +14,8 @@ import pytest
 from django.test import Client
 
 import engines
+from botapi import notify
+from botapi.tasks import notify_bots
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
 from tournaments import broadcast, referee, spectator
@@ -109,3 +111,16 @@ def test_the_finish_broadcast_holds_the_seed_back_while_the_set_plays(
     # The game that closes the set tells the pages of its finished games they may show their end.
     assert set(finishes) == ({running.pk} if set_still_open else {running.pk, finished.pk})
 
+
+def test_push_bots_hear_of_a_set_games_finish_only_once_the_set_is_over(
+    duplicate_set, monkeypatch
+) -> None:
+    finished, running = duplicate_set
+    told: list[int] = []
+    monkeypatch.setattr(notify, "notify_finish", lambda game: told.append(game.pk) or 1)
+    assert notify_bots(finished.pk, "finish") == 0, "its outcome would tell the other table"
+    play_to_the_end(running)
+    assert referee.finish(running.pk)
+    assert notify_bots(finished.pk, "finish") == 0  # a late task: the set's last game tells
+    assert notify_bots(running.pk, "finish") == 2
+    assert told == [finished.pk, running.pk]
