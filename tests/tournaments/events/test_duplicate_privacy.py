@@ -16,7 +16,8 @@ from django.test import Client
 import engines
 from botapi import notify
 from botapi.tasks import notify_bots
-from tests.factories import CompetitorFactory
+from botapi.versions import head_to_head
+from tests.factories import BotFactory, CompetitorFactory
 from tests.tournaments.played import played_game
 from tournaments import broadcast, referee, spectator
 from tournaments.listings import games_with_seats
@@ -124,3 +125,20 @@ def test_push_bots_hear_of_a_set_games_finish_only_once_the_set_is_over(
     assert notify_bots(finished.pk, "finish") == 0  # a late task: the set's last game tells
     assert notify_bots(running.pk, "finish") == 2
     assert told == [finished.pk, running.pk]
+
+
+def test_an_owners_version_comparison_counts_a_set_game_only_once_the_set_is_over() -> None:
+    older = BotFactory()
+    newer = BotFactory(owner=older.owner, previous_version=older)
+    event = Tournament.objects.create(name="Versions night", engine="manila", duplicate=True)
+    table = Table.objects.create(
+        round=Round.objects.create(tournament=event, number=1), number=1, seats=[1, 2, 3]
+    )
+    players = [older.competitor, newer.competitor, CompetitorFactory()]
+    finished = played_game("manila", players, seed=DEAL)
+    running = played_game("manila", players[1:] + players[:1], seed=DEAL, plies=12)
+    Game.objects.filter(pk__in=[finished.pk, running.pk]).update(tournament=event, table=table)
+    assert head_to_head([older, newer]) == [], "the ranks of a game of an open set"
+    Game.objects.filter(pk=running.pk).update(status=Game.Status.ABORTED)
+    (pair,) = head_to_head([older, newer])
+    assert pair.games == 1
