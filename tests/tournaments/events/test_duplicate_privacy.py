@@ -18,7 +18,7 @@ from botapi import notify
 from botapi.tasks import notify_bots
 from botapi.versions import head_to_head
 from tests.factories import BotFactory, CompetitorFactory
-from tests.tournaments.played import played_game
+from tests.tournaments.played import play_as_people, played_game
 from tournaments import broadcast, referee, spectator
 from tournaments.listings import games_with_seats
 from tournaments.models import Game, Move, Round, Table, Tournament
@@ -142,3 +142,24 @@ def test_an_owners_version_comparison_counts_a_set_game_only_once_the_set_is_ove
     Game.objects.filter(pk=running.pk).update(status=Game.Status.ABORTED)
     (pair,) = head_to_head([older, newer])
     assert pair.games == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager_referee")
+def test_no_live_message_shows_the_end_while_the_set_plays(duplicate_set, monkeypatch) -> None:
+    _, running = duplicate_set
+    third = played_game("manila", CompetitorFactory.create_batch(3), seed=DEAL, plies=1)
+    Game.objects.filter(pk=third.pk).update(table=running.table)
+    sent: list[dict] = []
+    monkeypatch.setattr(broadcast, "maybe_watched", lambda game_id: True)
+    monkeypatch.setattr(broadcast, "publish_many", lambda game_id, messages: sent.extend(messages))
+    referee.advance(running.pk)  # chance, up to the first person's turn
+    play_as_people(running, random.Random(2))  # the last move is claimed with the finish
+    running.refresh_from_db()
+    assert running.status == Game.Status.FINISHED
+    moves = [m for m in sent if m["type"] == "game.move"]
+    assert moves and moves[-1]["ply"] == running.next_ply - 2, "the last move's message held back"
+    assert all(e["type"] != "game_over" for m in moves for e in m["events"])
+    assert all("final" not in m["view"] for m in moves)
+    (final,) = [m for m in sent if m["type"] == "game.finished"]
+    assert final["outcome"] is None and final["seed"] is None
