@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+from tournaments import spectator
 from tournaments.models import Game
 
 from . import protocol, services
@@ -62,6 +63,23 @@ def notify_finish(game: Game) -> int:
             game=game_info(game, seat), outcome=outcome, forfeited=forfeited
         ),
     )
+
+
+def finishes_to_send(game: Game) -> list[Game]:
+    """The finished games whose ``finish`` may be sent now that ``game`` finished.
+
+    A game of a duplicate set only once the whole set is over
+    (``spectator.is_public``): its outcome would tell the set's other tables,
+    the bot's own among them, about the deal they still play. The set's last
+    finished game sends them all, so each is sent once, whichever task runs first.
+    """
+    if game.table_id is None:
+        return [game]
+    if not spectator.is_public(game):
+        return []
+    done = Game.objects.filter(table_id=game.table_id, status=Game.Status.FINISHED)
+    games = list(done.select_related("outcome").order_by("finished_at", "pk"))
+    return games if games and games[-1].pk == game.pk else []
 
 
 def _send(game: Game, build) -> int:

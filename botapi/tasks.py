@@ -19,7 +19,7 @@ def notify_bots(game_id: int, kind: str) -> int:
     if kind == "start":
         return notify.notify_start(game)
     if kind == "finish" and game.status == Game.Status.FINISHED:
-        return notify.notify_finish(game)
+        return sum(notify.notify_finish(done) for done in notify.finishes_to_send(game))
     return 0
 
 

@@ -18,7 +18,8 @@ from typing import Any
 from django.db.models import Count
 
 from ratings.models import Rating, RatingScope
-from tournaments.models import Game, Seat
+from tournaments import spectator
+from tournaments.models import Seat
 
 from .models import Bot
 
@@ -132,13 +133,15 @@ def head_to_head(chain: list[Bot]) -> list[HeadToHead]:
     Rank 1 is best (ties share a rank; a forfeit ranks last, as in the
     outcome). A version holding several seats of a game counts the average of
     its seats' ranks for that game. One query: the seats of the versions in
-    finished games where at least two versions sat.
+    finished games where at least two versions sat, a game of a duplicate set
+    once the set is over (``spectator.is_public_q``: its ranks would tell the
+    set's other tables about their deal).
     """
     if len(chain) < 2:
         return []
     order = {bot.competitor_id: index for index, bot in enumerate(chain)}
     shared = (
-        Seat.objects.filter(competitor_id__in=order, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(spectator.is_public_q("game__"), competitor_id__in=order)
         .values("game_id")
         .annotate(versions=Count("competitor_id", distinct=True))
         .filter(versions__gte=2)

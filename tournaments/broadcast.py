@@ -86,8 +86,9 @@ def move_message(game_id: int, ply: int, seat: int, view: dict, events: list) ->
             "events": events}  # fmt: skip
 
 
-def publish_finish(game_id: int, outcome: dict, seed: str | None) -> None:
-    """The final message; ``seed`` None while the game's duplicate set still plays its deal."""
+def publish_finish(game_id: int, outcome: dict | None, seed: str | None) -> None:
+    """The final message; ``outcome`` and ``seed`` None while the game's duplicate set still
+    plays its deal (``spectator.shown``)."""
     publish(
         game_id,
         {"type": "game.finished", "game": game_id, "outcome": outcome, "seed": seed},

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from botapi.referee import charge_time_bank
 
-from . import broadcast, house_bot, referee, statecache
+from . import broadcast, house_bot, referee, replay, spectator, statecache
 from .board_models import board_model
 from .decisions import Decision
 from .dispatch import schedule_advance
@@ -101,11 +101,17 @@ def frame(viewer: Viewer) -> dict[str, Any]:
 
     A seat holder gets the model of its seat (that to move, if it holds
     several) with its legal actions when it may act; anyone else the
-    spectator's. ``ply`` is the number of moves the model's state has seen.
+    spectator's. ``ply`` is the number of moves the model's state has seen:
+    as many as ``spectator.shown`` lets anyone see (a finished game of an open
+    duplicate set stays before its end, for its seats' holders too).
     """
     game = Game.objects.get(pk=viewer.game_id)
     seats = list(Seat.objects.filter(game=game).select_related("competitor").order_by("position"))
-    state = statecache.load_state(game)
+    now = spectator.shown(game)
+    if now.plies == game.next_ply:
+        state = statecache.load_state(game)
+    else:
+        state = replay.state_at(game, now.plies)
     to_move = list(state.to_move)
     seat = _shown_seat(viewer, to_move)
     forfeited = {s.position for s in seats if s.forfeited}
@@ -115,15 +121,10 @@ def frame(viewer: Viewer) -> dict[str, Any]:
     model = board_model(state, seat, names, playing=may_act)
     if not may_act:
         model["legal"] = []
-    outcome = None
-    if game.status == Game.Status.FINISHED:
-        from .spectator import outcome_of
-
-        outcome = outcome_of(game)
     return {
         "type": "state",
         "game": game.pk,
-        "ply": game.next_ply,
+        "ply": now.plies,
         "status": game.status,
         "seat": seat,
         "seats": list(viewer.seats),
@@ -135,7 +136,7 @@ def frame(viewer: Viewer) -> dict[str, Any]:
         ],
         "model": model,
         "clocks": clocks(game, seats, to_move),
-        "outcome": outcome,
+        "outcome": spectator.outcome_of(game) if now.public else None,
     }
 
 

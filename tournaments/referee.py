@@ -119,16 +119,41 @@ def _record(
     """
     played = _play(game, ply, seat, decision, state, chance_follows=chance_follows)
     counts_fault = decision.is_fault and decision.fault_kind != FORFEITED and seat != CHANCE
-    with transaction.atomic() if counts_fault else nullcontext():
+    fault = (seat, decision.fault_kind) if counts_fault else None
+    moves = _claim(game, ply, played, seat_row, fault)
+    if moves is None:
+        _refuse_unless_current(Game.objects.filter(pk=game.pk).first(), game.pk, ply)
+        raise RefereeError("stale_ply", f"ply {ply} of game {game.pk} was taken")
+    return moves, played.after
+
+
+def _claim(
+    game: Game,
+    ply: int,
+    played: _Played,
+    seat_row: Seat | None,
+    fault: tuple[int, str] | None = None,
+) -> list[Move] | None:
+    """Claim ``played``'s moves now; None (nothing written) if the ply was taken.
+
+    A ``fault`` (seat, kind) is counted in the claim's transaction. Moves that
+    end the game are claimed in one transaction with :func:`finish`: the end
+    is never stored, nor shown, while the game still says it runs, and a
+    finish that fails leaves the last move unclaimed, to be played again.
+    """
+    ends = played.after.is_over
+    with transaction.atomic() if fault is not None or ends else nullcontext():
         moves = claims.claim_plies(game, ply, played.decisions, seat_row)
         if moves is None:
-            _refuse_unless_current(Game.objects.filter(pk=game.pk).first(), game.pk, ply)
-            raise RefereeError("stale_ply", f"ply {ply} of game {game.pk} was taken")
-        if counts_fault:
-            _count_fault(game, seat)
-            players.fault_counted(game, seat, decision.fault_kind)
-    transaction.on_commit(lambda: played.committed(game))
-    return moves, played.after
+            return None
+        if fault is not None:
+            _count_fault(game, fault[0])
+            players.fault_counted(game, fault[0], fault[1])
+        transaction.on_commit(lambda: played.committed(game))  # before the finish's messages
+        if ends and finish(game.pk, state=played.after):
+            game.status = Game.Status.FINISHED
+            played.end_shown = spectator.is_public(game)
+    return moves
 
 
 class _Played:
@@ -146,15 +171,20 @@ class _Played:
         self.after = after
         self.decisions: list[tuple[int, Decision]] = []
         self.messages: list[dict] = []
+        self.end_shown = True
+        """False once these moves ended a game whose record is not public (``spectator.shown``)."""
 
     def committed(self, game: Game) -> None:
         """Once the claim is committed: keep the state for the next rebuild, tell live pages.
 
         The state is kept as it is: no step changes a state in place (``_play``
-        applies to a copy), and the cache hands out copies.
+        applies to a copy), and the cache hands out copies. The message of a
+        last move that may not be shown yet (its view and events hold the end)
+        is not sent: the finish's message tells the pages.
         """
         statecache.remember(game, self.ply + len(self.decisions), self.after, copy=False)
-        broadcast.publish_many(game.pk, self.messages)
+        messages = self.messages if self.end_shown else self.messages[:-1]
+        broadcast.publish_many(game.pk, messages)
 
 
 def _play(
@@ -327,8 +357,12 @@ class _Table:
         self.settle()
         game = self.game
         played = _play(game, game.next_ply, seat, decision, self.state, chance_follows=True)
-        pending = claims.send_claim(game, game.next_ply, played.decisions, seat_row)
-        self._pending = (pending, played)
+        if played.after.is_over:  # the last move: claimed now, with the finish (``_claim``)
+            if _claim(game, game.next_ply, played, seat_row) is None:
+                raise _ClaimLost
+        else:
+            pending = claims.send_claim(game, game.next_ply, played.decisions, seat_row)
+            self._pending = (pending, played)
         self.state = played.after
         game.next_ply += len(played.decisions)
         return len(played.decisions)
@@ -372,6 +406,8 @@ def _next_step(table: _Table) -> str:
     game, state = table.game, table.state
     if state.is_over:
         table.settle()
+        if game.status == Game.Status.FINISHED:  # by the claim of its last move
+            return "finished"
         return "finished" if finish(game.pk) else "raced"
     seat = state.to_move[0]
     if seat == CHANCE:
@@ -443,8 +479,17 @@ def _try_submit(
     return label
 
 
-def finish(game_id: int) -> bool:
-    """Record the outcome and apply ratings in one transaction; False if already done."""
+def finish(game_id: int, state: State | None = None) -> bool:
+    """Record the outcome and apply ratings in one transaction; False if already done.
+
+    ``state``, if given, is the state after every logged move (the claim of
+    the last move, in this transaction, passes it: ``_claim``).
+
+    Live pages are told once it is committed; the outcome and seed only if
+    the record is public (``spectator.shown``), and if this game closed its
+    duplicate set, the set's other games' pages are told they may now show
+    their end.
+    """
     from ratings.results import final_ranks
     from ratings.services import apply_game_result
 
@@ -454,7 +499,8 @@ def finish(game_id: int) -> bool:
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.RUNNING:
             return False
-        state = statecache.load_state(game)
+        if state is None:
+            state = statecache.load_state(game)
         if not state.is_over:
             return False
         result = state.outcome()
@@ -471,12 +517,33 @@ def finish(game_id: int) -> bool:
         players.game_finished(game)
         events.on_game_finished(game)  # a tournament's round ends, its next one is queued
         arena.on_game_finished(game)  # an arena game's entrants wait again
-        outcome = {"scores": result["scores"], "ranks": ranks}
-        transaction.on_commit(
-            lambda: broadcast.publish_finish(game.pk, outcome, spectator.visible_seed(game))
-        )
+        _tell_finished(game, {"scores": result["scores"], "ranks": ranks})
         transaction.on_commit(lambda: statecache.forget(game))
         transaction.on_commit(lambda: live_record.forget(game))
         # After the commit, so a failure to store can never undo the finish (it never raises).
         transaction.on_commit(lambda: records.store_after_finish(game.pk))
     return True
+
+
+def _tell_finished(game: Game, outcome: dict) -> None:
+    """Once committed, the finish message: its outcome and seed only if the record is public.
+
+    The game that closes a duplicate set makes the set's other finished games
+    public too: their pages are told, so they show their end now.
+    """
+    if not spectator.is_public(game):
+        transaction.on_commit(lambda: broadcast.publish_finish(game.pk, None, None))
+        return
+    shown = [(game.pk, outcome, game.seed)]
+    if game.table_id is not None:
+        others = Game.objects.filter(table_id=game.table_id, status=Game.Status.FINISHED)
+        for pk, seed, scores, ranks in others.exclude(pk=game.pk).values_list(
+            "pk", "seed", "outcome__scores", "outcome__ranks"
+        ):
+            shown.append((pk, {"scores": scores, "ranks": ranks}, seed))
+
+    def tell() -> None:
+        for pk, result, seed in shown:
+            broadcast.publish_finish(pk, result, seed)
+
+    transaction.on_commit(tell)

@@ -14,7 +14,8 @@ Who sees what follows :mod:`tournaments.spectator`:
   the request/reply excerpts: those stay with the bot's owner), and which
   moves of a substituted person's seat the house bot played;
 * otherwise (running, aborted, or its duplicate set still open): the
-  spectator's view, up to the current ply, each move saying who moved and its
+  spectator's view, up to the current ply (a finished game of an open set up
+  to the position before its end: ``spectator.shown``), each move saying who moved and its
   public events -- no action; and for a seat's **holder** (the person in it or
   the owner of the bot in it, :mod:`tournaments.seat_holders`) that seat's
   view, with its own moves as above (description, actions offered, a bot's
@@ -142,13 +143,14 @@ def replay_page(
     one of ``held``. The replay starts from the nearest checkpoint at or before
     the page (:func:`start_state`), so a page costs the same anywhere in any game.
     """
-    public = spectator.is_public(game)
+    now = spectator.shown(game)
+    public = now.public
     seat = parse_seat(raw_seat, game.num_players)
     if seat is not None and not public and seat not in held:
         raise ReplayError(
             "a seat's view is shown only to its holder until the game's record is public", 403
         )
-    start = parse_int(raw_start, "start", 0, 0, game.next_ply)
+    start = parse_int(raw_start, "start", 0, 0, now.plies)
     count = parse_int(raw_count, "count", MAX_PAGE, 1, MAX_PAGE)
     total = replayable_positions(game)
     if start >= total:
@@ -156,9 +158,7 @@ def replay_page(
     end = min(start + count, total)
     first, state = start_state(game, start)
     moves = list(
-        Move.objects.filter(game=game, ply__gte=first, ply__lt=min(end, game.next_ply)).order_by(
-            "ply"
-        )
+        Move.objects.filter(game=game, ply__gte=first, ply__lt=min(end, now.plies)).order_by("ply")
     )
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     forfeited = {s.position for s in seats if s.forfeited}
@@ -168,7 +168,7 @@ def replay_page(
         seat,
         start,
         end,
-        logged=game.next_ply,
+        logged=now.plies,
         public=public,
         names={s.position: s.competitor.name for s in seats},
         bot_seats={s.position for s in seats if s.competitor.kind == "bot"},
@@ -196,16 +196,31 @@ def start_state(game: Game, ply: int) -> tuple[int, engines.State]:
     return best, checkpoints[best].clone()
 
 
+def state_at(game: Game, ply: int) -> engines.State:
+    """The state after ``ply`` moves of ``game``, from the nearest checkpoint before it; yours.
+
+    For a socket's frame of a game shown before its end (``spectator.shown``):
+    the referee's state cache keeps only the state after every move.
+    """
+    first, state = start_state(game, ply)
+    later = Move.objects.filter(game=game, ply__gte=first, ply__lt=ply).order_by("ply")
+    for seat, action in later.values_list("seat", "action"):
+        state.apply(seat, action)
+    return state
+
+
 def replayable_positions(game: Game) -> int:
     """How many positions of ``game`` the board can show (no query when its rules are current).
 
     The game page starts at the last one; a game of older rules may stop early
-    (its record knows where).
+    (its record knows where), and a finished game of an open duplicate set
+    before its end (``spectator.shown``).
     """
     rules = engines.get(game.engine)
+    plies = spectator.shown(game).plies
     if game.engine_version == rules.version:
-        return game.next_ply + 1
-    return records.public_record(game).replayable + 1
+        return plies + 1
+    return min(records.public_record(game).replayable, plies) + 1
 
 
 def page_positions(

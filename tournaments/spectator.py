@@ -17,6 +17,9 @@ for someone who holds no seat -- *show less when in doubt*:
   kind (and which moves a substituted seat's house bot played). An aborted
   game keeps its secrets, seed included. (Before that, a seat's own holder
   may replay that one seat: ``tournaments.seat_holders``.)
+* **A finished game whose duplicate set is still open** is shown as it was
+  before its last ply, to everyone (:func:`shown`): its end position and last
+  events hold the outcome and the secrets engines reveal at the end.
 * Never: fault details and request/reply excerpts (their bot's owner sees them
   through the bot API), nor any seat's private view while the game is on.
 """
@@ -102,6 +105,36 @@ def is_public(game: Game) -> bool:
     if game.status != Game.Status.FINISHED:
         return False
     return game.table_id is None or not set_still_playing(game)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What of a game may be shown now to anyone it is not public to (see :func:`shown`)."""
+
+    public: bool
+    """The whole record: actions, seed, outcome, every seat's view."""
+    plies: int
+    """How many logged plies (their positions, events and moves) may be shown."""
+
+
+def shown(game: Game) -> Shown:
+    """What of ``game`` every page, API, export and socket may show now: the one rule.
+
+    A public record (:func:`is_public`) is shown whole. Otherwise every logged
+    ply is shown as the spectator sees it during play -- except, for a finished
+    game whose duplicate set still plays its deal, the last one: the position
+    it ends in and its events carry the end (the outcome, the ``game_over``
+    event, and what engines reveal at the end: every seat's objectives and
+    treasures, shares or letters), which would tell the set's other tables
+    their own deal. Such a game stays, for everyone, at the position before its
+    end until its set is over; a seat's holder included, whose own view of that
+    position they already had while playing.
+    """
+    public = is_public(game)
+    plies = game.next_ply
+    if not public and game.status == Game.Status.FINISHED and plies > 0:
+        plies -= 1
+    return Shown(public=public, plies=plies)
 
 
 def set_still_playing(game: Game) -> bool:
@@ -228,7 +261,8 @@ def public_plies(game: Game) -> list[PublicPly]:
     game is finished, kept in memory and extended while it runs), which holds
     only the moves counted by ``game.next_ply``, so a move being written by a
     concurrent transaction never shows half-done. The record holds every action,
-    and *this* is where they are hidden unless :func:`is_public`. A game recorded
+    and *this* is where they are hidden unless :func:`is_public`, and the plies
+    past :func:`shown`'s left out. A game recorded
     under an older version of its engine's rules is replayed by the current
     rules as far as they accept its moves; past the first one they refuse, its
     plies are listed without events (verification names the version change).
@@ -254,9 +288,10 @@ def public_plies_between(game: Game, choose: Callable[[int], S]) -> tuple[list[P
     """The plies of the span ``choose(total)`` picks, made as :func:`public_plies` makes them,
     and that span: a page listing a window of a long game describes only the window's plies
     (a 1,581-ply game's page shows 500) from one read of the record."""
-    reveal = is_public(game)
+    now = shown(game)
+    reveal = now.public
     rules = engines.get(game.engine)
-    rows = records.public_record(game).rows
+    rows = records.public_record(game).rows[: now.plies]
     span = choose(len(rows))
     plies = []
     for ply in range(max(span.start, 0), min(span.stop, len(rows))):

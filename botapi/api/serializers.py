@@ -407,7 +407,7 @@ class OutcomeSerializer(serializers.Serializer):
 
 
 class BotGameSerializer(serializers.ModelSerializer):
-    """A game the bot sits in; the seed is shown only once the game is finished."""
+    """A game the bot sits in; the seed and outcome only once its record is public."""
 
     seed = serializers.SerializerMethodField()
     seats = serializers.SerializerMethodField()
@@ -441,7 +441,7 @@ class BotGameSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_seed(self, game: Game) -> str | None:
-        return game.seed if game.status == Game.Status.FINISHED else None
+        return game.seed if visibility.record_public(game) else None
 
     @extend_schema_field(SeatSerializer(many=True))
     def get_seats(self, game: Game) -> list[dict[str, Any]]:
@@ -451,7 +451,7 @@ class BotGameSerializer(serializers.ModelSerializer):
     @extend_schema_field(OutcomeSerializer(allow_null=True))
     def get_outcome(self, game: Game) -> dict[str, Any] | None:
         outcome = getattr(game, "outcome", None)
-        if outcome is None or game.status != Game.Status.FINISHED:
+        if outcome is None or not visibility.record_public(game):
             return None
         return {"scores": outcome.scores, "ranks": outcome.ranks}
 

@@ -29,6 +29,7 @@ from botapi.api.parsers import FlatFormParser, LimitedJSONParser
 from botapi.api.permissions import IsBotOwner
 from botapi.models import Bot
 from harbormaster import login_throttle
+from tournaments import spectator
 from tournaments.models import Game, Seat
 
 CONFLICT = OpenApiResponse(description="Not allowed in the bot's current state; `detail` says why.")
@@ -233,7 +234,7 @@ class BotViewSet(
     # --------------------------------------------------------------- games
     def _games(self, bot: Bot) -> QuerySet[Game]:
         seats = Seat.objects.select_related("competitor").order_by("position")
-        return (
+        return spectator.annotate_set_open(
             Game.objects.filter(seats__competitor_id=bot.competitor_id)
             .distinct()
             .select_related("outcome")
@@ -260,8 +261,9 @@ class BotViewSet(
         summary="A game's move log, with this bot's requests, replies, latencies and faults",
         description=(
             "Request/reply excerpts, latency and faults appear only for this bot's own moves. "
-            "While the game is not finished, chance moves are left out and other seats' "
-            "actions are null; once it is finished, every action is shown."
+            "While the game is not finished (a game of a duplicate set: while its set is not), "
+            "chance moves are left out and other seats' actions are null; then every action "
+            "is shown."
         ),
         parameters=[s.MoveFilterSerializer],
         responses={200: s.BotMoveSerializer(many=True), 404: NOT_FOUND},
@@ -279,7 +281,7 @@ class BotViewSet(
     ) -> Response:
         bot = self.get_object()
         game = get_object_or_404(self._games(bot), pk=game_id)
-        finished = game.status == Game.Status.FINISHED
+        finished = visibility.record_public(game)
         own = visibility.own_seats(bot, game)
         params = _query(s.MoveFilterSerializer, request)
         moves = visibility.visible_moves(game, finished)

@@ -16,8 +16,11 @@ The rule of thumb is *show less when in doubt*; the reasons:
   another owner's faults are theirs. The excerpts of the bot's own moves hold
   exactly what was sent to and received from this bot, so nothing in them is
   new to its owner.
-* A game counts as finished only with status ``finished``; an aborted game
-  keeps its secrets (its seed is never revealed either).
+* A game counts as finished only once its record is public
+  (:func:`record_public`): with status ``finished``, and for a game of a
+  duplicate set once the whole set is, since the set's other games (the bot's
+  own among them) still play the same deal. An aborted game keeps its secrets
+  (its seed is never revealed either).
 """
 
 from __future__ import annotations
@@ -26,7 +29,13 @@ from typing import Any
 
 from botapi.models import Bot
 from engines import CHANCE
+from tournaments import spectator
 from tournaments.models import Game, Move, Seat
+
+
+def record_public(game: Game) -> bool:
+    """Whether ``game`` counts as finished here: the public pages' rule, ``spectator.is_public``."""
+    return spectator.is_public(game)
 
 
 def own_seats(bot: Bot, game: Game) -> set[int]:
@@ -36,7 +45,7 @@ def own_seats(bot: Bot, game: Game) -> set[int]:
 
 def seat_entry(seat: Seat, bot: Bot, game: Game) -> dict[str, Any]:
     mine = seat.competitor_id == bot.competitor_id
-    finished = game.status == Game.Status.FINISHED
+    finished = record_public(game)
     return {
         "position": seat.position,
         "competitor": seat.competitor.name,

@@ -14,8 +14,11 @@ import pytest
 from django.test import Client
 
 import engines
-from tests.factories import CompetitorFactory
-from tests.tournaments.played import played_game
+from botapi import notify
+from botapi.tasks import notify_bots
+from botapi.versions import head_to_head
+from tests.factories import BotFactory, CompetitorFactory
+from tests.tournaments.played import play_as_people, played_game
 from tournaments import broadcast, referee, spectator
 from tournaments.listings import games_with_seats
 from tournaments.models import Game, Move, Round, Table, Tournament
@@ -94,7 +97,7 @@ def play_to_the_end(game: Game) -> None:
 def test_the_finish_broadcast_holds_the_seed_back_while_the_set_plays(
     duplicate_set, monkeypatch, django_capture_on_commit_callbacks, set_still_open
 ) -> None:
-    _, running = duplicate_set
+    finished, running = duplicate_set
     if set_still_open:  # a third game of the set, still at its start
         third = played_game("manila", CompetitorFactory.create_batch(3), seed=DEAL, plies=1)
         Game.objects.filter(pk=third.pk).update(table=running.table)
@@ -103,5 +106,60 @@ def test_the_finish_broadcast_holds_the_seed_back_while_the_set_plays(
     play_to_the_end(running)
     with django_capture_on_commit_callbacks(execute=True):
         assert referee.finish(running.pk)
-    (final,) = [m for m in sent if m.get("type") == "game.finished"]
-    assert final["seed"] == (None if set_still_open else DEAL)
+    finishes = {m["game"]: m for m in sent if m.get("type") == "game.finished"}
+    assert finishes[running.pk]["seed"] == (None if set_still_open else DEAL)
+    assert (finishes[running.pk]["outcome"] is None) == set_still_open
+    # The game that closes the set tells the pages of its finished games they may show their end.
+    assert set(finishes) == ({running.pk} if set_still_open else {running.pk, finished.pk})
+
+
+def test_push_bots_hear_of_a_set_games_finish_only_once_the_set_is_over(
+    duplicate_set, monkeypatch
+) -> None:
+    finished, running = duplicate_set
+    told: list[int] = []
+    monkeypatch.setattr(notify, "notify_finish", lambda game: told.append(game.pk) or 1)
+    assert notify_bots(finished.pk, "finish") == 0, "its outcome would tell the other table"
+    play_to_the_end(running)
+    assert referee.finish(running.pk)
+    assert notify_bots(finished.pk, "finish") == 0  # a late task: the set's last game tells
+    assert notify_bots(running.pk, "finish") == 2
+    assert told == [finished.pk, running.pk]
+
+
+def test_an_owners_version_comparison_counts_a_set_game_only_once_the_set_is_over() -> None:
+    older = BotFactory()
+    newer = BotFactory(owner=older.owner, previous_version=older)
+    event = Tournament.objects.create(name="Versions night", engine="manila", duplicate=True)
+    table = Table.objects.create(
+        round=Round.objects.create(tournament=event, number=1), number=1, seats=[1, 2, 3]
+    )
+    players = [older.competitor, newer.competitor, CompetitorFactory()]
+    finished = played_game("manila", players, seed=DEAL)
+    running = played_game("manila", players[1:] + players[:1], seed=DEAL, plies=12)
+    Game.objects.filter(pk__in=[finished.pk, running.pk]).update(tournament=event, table=table)
+    assert head_to_head([older, newer]) == [], "the ranks of a game of an open set"
+    Game.objects.filter(pk=running.pk).update(status=Game.Status.ABORTED)
+    (pair,) = head_to_head([older, newer])
+    assert pair.games == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("eager_referee")
+def test_no_live_message_shows_the_end_while_the_set_plays(duplicate_set, monkeypatch) -> None:
+    _, running = duplicate_set
+    third = played_game("manila", CompetitorFactory.create_batch(3), seed=DEAL, plies=1)
+    Game.objects.filter(pk=third.pk).update(table=running.table)
+    sent: list[dict] = []
+    monkeypatch.setattr(broadcast, "maybe_watched", lambda game_id: True)
+    monkeypatch.setattr(broadcast, "publish_many", lambda game_id, messages: sent.extend(messages))
+    referee.advance(running.pk)  # chance, up to the first person's turn
+    play_as_people(running, random.Random(2))  # the last move is claimed with the finish
+    running.refresh_from_db()
+    assert running.status == Game.Status.FINISHED
+    moves = [m for m in sent if m["type"] == "game.move"]
+    assert moves and moves[-1]["ply"] == running.next_ply - 2, "the last move's message held back"
+    assert all(e["type"] != "game_over" for m in moves for e in m["events"])
+    assert all("final" not in m["view"] for m in moves)
+    (final,) = [m for m in sent if m["type"] == "game.finished"]
+    assert final["outcome"] is None and final["seed"] is None

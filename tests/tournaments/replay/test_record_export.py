@@ -22,7 +22,7 @@ from engines import CHANCE
 from ratings.results import final_ranks
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
-from tournaments import person_moves, statecache
+from tournaments import person_moves, referee, statecache
 from tournaments.creation import create_game
 from tournaments.models import Game, Move, Round, Table, Tournament
 
@@ -31,7 +31,7 @@ ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 
 @pytest.fixture
 def referee_states(monkeypatch) -> dict[int, engines.State]:
-    """The state the referee loads when it finishes each game, by game id."""
+    """The state the referee finishes each game with (loaded, or handed over), by game id."""
     caught: dict[int, engines.State] = {}
     original = statecache.load_state
 
@@ -41,7 +41,14 @@ def referee_states(monkeypatch) -> dict[int, engines.State]:
             caught[game.pk] = state.clone()
         return state
 
+    def spy_finish(game_id: int, state: engines.State | None = None) -> bool:
+        if state is not None:  # the claim of the last move hands the referee's state over
+            caught[game_id] = state.clone()
+        return original_finish(game_id, state)
+
+    original_finish = referee.finish
     monkeypatch.setattr(statecache, "load_state", spy)
+    monkeypatch.setattr(referee, "finish", spy_finish)
     return caught
 
 
