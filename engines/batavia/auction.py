@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .cards import stock_ready
-from .rules import COMPANIES, DIE_FACES, NUM_COMPANIES
+from .cards import stock_ready, take_card
+from .flow import start_actions
+from .rules import COMPANIES, COMPANY_INDEX, DIE_FACES, NUM_COMPANIES
 
 if TYPE_CHECKING:
     from engines.base import Action
@@ -36,6 +37,16 @@ def apply_die(st: BataviaState, value: int) -> None:
     st.events.append({"type": "die", "seat": st.auctioneer, "value": value})
     st.lot_left = value
     st.lot_drawn = 0
+    continue_lot(st)
+
+
+def lot_card(st: BataviaState, company: str) -> None:
+    """Add a card of ``company`` from the deck to the lot, then go on revealing it."""
+    take_card(st, company)
+    st.lot[COMPANY_INDEX[company]] += 1
+    st.events.append({"type": "lot_card", "company": company})
+    st.lot_drawn += 1
+    st.lot_left -= 1
     continue_lot(st)
 
 
@@ -120,7 +131,7 @@ def _sold(st: BataviaState, winner: int) -> None:
     st.events.append(
         {"type": "auction_won", "seat": winner, "amount": amount, "cards": won, "paid": received}
     )
-    flow.start_actions(st, winner)
+    start_actions(st, winner)
 
 
 def _unsold(st: BataviaState) -> None:
@@ -131,9 +142,4 @@ def _unsold(st: BataviaState) -> None:
     first player, so both cases make the auctioneer first.
     """
     st.events.append({"type": "auction_unsold", "lot_size": sum(st.lot)})
-    flow.start_actions(st, st.auctioneer)
-
-
-# Imported last: ``flow`` reaches back into this package's modules (a cycle), and a
-# module-level name costs a lookup where an import inside a function costs ~1 us a call.
-from . import flow  # noqa: E402
+    start_actions(st, st.auctioneer)

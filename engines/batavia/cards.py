@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .rules import COMPANIES, COMPANY_INDEX, HAND_SIZE
+from .rules import COMPANIES
 
 if TYPE_CHECKING:
     from engines.base import Action
@@ -48,36 +48,7 @@ def discard(st: BataviaState, company: int, count: int) -> None:
     st.discard_size += count
 
 
-def apply_card(st: BataviaState, company: str) -> None:
-    """Take one card of ``company`` off the deck for the pending deal, lot or draw."""
+def take_card(st: BataviaState, company: str) -> None:
+    """Take one card of ``company`` off the deck; the module of the phase decides where it goes."""
     st.hidden["deck"][company] -= 1
     st.deck_size -= 1
-    phase = st.phase
-    if phase == "draw":
-        seat = st.turn
-        st.private[seat]["hand"][company] += 1
-        st.hand_size[seat] += 1
-        st.events.append({"type": "drew", "seat": seat})
-        st.draw_index += 1
-        st.draw_left -= 1
-        turn.continue_draw(st, seat)
-    elif phase == "lot":
-        st.lot[COMPANY_INDEX[company]] += 1
-        st.events.append({"type": "lot_card", "company": company})
-        st.lot_drawn += 1
-        st.lot_left -= 1
-        auction.continue_lot(st)
-    else:  # deal
-        n = st.num_players
-        seat = st.deal_index % n
-        st.private[seat]["hand"][company] += 1
-        st.hand_size[seat] += 1
-        st.events.append({"type": "dealt", "seat": seat})
-        st.deal_index += 1
-        if st.deal_index == HAND_SIZE * n:
-            flow.start_round(st)
-
-
-# Imported last: these modules import this one (a cycle), and a module-level name costs a
-# lookup where an import inside a function costs ~1 us a call.
-from . import auction, flow, turn  # noqa: E402

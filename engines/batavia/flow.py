@@ -1,14 +1,34 @@
-"""The round structure: setup done -> rounds (auction, actions) -> final scoring."""
+"""The round structure: the deal -> rounds (auction, actions) -> final scoring.
+
+The phases' own modules (``auction``, ``turn``) call down into this one when
+their part of a round ends; nothing here calls up into them, so the round
+structure sits below the phases it strings together.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .rules import COMPANIES, NUM_COMPANIES
+from .cards import take_card
+from .rules import COMPANIES, HAND_SIZE, NUM_COMPANIES
+from .scoring import score
 from .seals import update_seals
 
 if TYPE_CHECKING:
     from .state import BataviaState
+
+
+def deal_card(st: BataviaState, company: str) -> None:
+    """Deal a card of ``company`` to the next seat; the first round starts once all are dealt."""
+    take_card(st, company)
+    n = st.num_players
+    seat = st.deal_index % n
+    st.private[seat]["hand"][company] += 1
+    st.hand_size[seat] += 1
+    st.events.append({"type": "dealt", "seat": seat})
+    st.deal_index += 1
+    if st.deal_index == HAND_SIZE * n:
+        start_round(st)
 
 
 def start_round(st: BataviaState) -> None:
@@ -54,8 +74,6 @@ def end_action(st: BataviaState) -> None:
 
 def finish_game(st: BataviaState, reason: str) -> None:
     """Everyone plays the rest of their hand, seals are reassigned, gold is counted."""
-    from .scoring import score
-
     for seat in range(st.num_players):
         hand = st.private[seat]["hand"]
         front = st.front[seat]

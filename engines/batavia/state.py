@@ -2,9 +2,13 @@
 
 The rules themselves live in small modules (``track``, ``cards``, ``auction``,
 ``turn``, ``flow``, ``scoring``); this class only holds the position and
-routes each action to the module that knows what it means. Everything public
-is a plain slot; the secrets live in ``private`` (hand, letters) and
-``hidden`` (deck and discard pile), as the engine protocol requires.
+routes each action to the module that knows what it means. It sits above
+them all: a chance card goes to the module of the phase that asked for it,
+and what a revealed block was for (``track.apply_reveal`` returns it) is
+carried out here, so no rules module calls back up into one that imports it.
+Everything public is a plain slot; the secrets live in ``private`` (hand,
+letters) and ``hidden`` (deck and discard pile), as the engine protocol
+requires.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from typing import Any, ClassVar
 
 from engines.base import CHANCE, Action, Engine, State, ranks_from_scores
 
-from . import auction, cards, track, turn
+from . import auction, cards, flow, track, turn
 from .explain import explain
 from .rules import (
     CARDS_PER_COMPANY,
@@ -191,12 +195,24 @@ class BataviaState(State):
     def _apply(self, seat: int, action: Action) -> None:
         kind = action["type"]
         if seat == CHANCE:
-            if kind == "card":
-                cards.apply_card(self, action["company"])
+            if kind == "card":  # the phase that asked for it takes it
+                phase = self.phase
+                if phase == "draw":
+                    turn.draw_card(self, action["company"])
+                elif phase == "lot":
+                    auction.lot_card(self, action["company"])
+                else:  # deal
+                    flow.deal_card(self, action["company"])
             elif kind == "die":
                 auction.apply_die(self, int(action["value"]))
-            else:
-                track.apply_reveal(self, action["company"], action["good"])
+            else:  # a post; once its block is face up, on with what the reveal was for
+                then = track.apply_reveal(self, action["company"], action["good"])
+                if then == "move":
+                    turn.move_merchant(self, self.turn, self.move_company)
+                elif then == "setup":
+                    self.phase = "deal"
+                elif then:  # "taken": the merchant stood on the last face-up space
+                    turn.after_taking(self, self.turn)
         elif kind == "play":
             turn.play_card(self, seat, action["company"])
         elif kind == "draw":

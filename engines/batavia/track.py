@@ -66,21 +66,22 @@ def start_reveal(st: BataviaState, then: str) -> None:
     st.phase = "reveal"
 
 
-def apply_reveal(st: BataviaState, company: str, good: str) -> None:
+def apply_reveal(st: BataviaState, company: str, good: str) -> str:
+    """Lay the revealed post; once the block is face up, say what the reveal was for.
+
+    Returns ``""`` while spaces of the block are still face down, else the
+    reason given to ``start_reveal`` (``"setup"``, ``"move"`` or ``"taken"``),
+    which the caller carries out: this module sits below the turn it serves.
+    """
     space = st.revealed
     st.track[space] = COMPANY_INDEX[company] * NUM_GOODS + GOOD_INDEX[good]
     st.revealed = space + 1
     st.events.append({"type": "post_revealed", "space": space, "company": company, "good": good})
     if st.revealed < st.reveal_to:
-        return
+        return ""
     then = st.after_reveal
     st.after_reveal = ""
-    if then == "setup":
-        st.phase = "deal"
-    elif then == "move":
-        turn.move_merchant(st, st.turn, st.move_company)
-    else:  # "taken": the merchant stood on the last face-up space
-        turn.after_taking(st, st.turn)
+    return then
 
 
 def next_post(st: BataviaState, seat: int, company: int) -> int:
@@ -100,8 +101,3 @@ def post_ahead(st: BataviaState, seat: int, company: int) -> bool:
     left means every company still has a post ahead.
     """
     return st.revealed < TRACK_LENGTH or next_post(st, seat, company) >= 0
-
-
-# Imported last: ``turn`` imports this module (a cycle), and a module-level name costs a
-# lookup where an import inside a function costs ~1 us a call.
-from . import turn  # noqa: E402

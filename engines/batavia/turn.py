@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import flow
-from .cards import discard, stock_ready
+from .cards import discard, stock_ready, take_card
+from .flow import end_action
 from .rules import (
     COMPANIES,
     COMPANY_INDEX,
@@ -132,12 +132,24 @@ def start_draw(st: BataviaState, seat: int) -> None:
     continue_draw(st, seat)
 
 
+def draw_card(st: BataviaState, company: str) -> None:
+    """The player to move draws a card of ``company`` from the deck, then draws on or ends."""
+    take_card(st, company)
+    seat = st.turn
+    st.private[seat]["hand"][company] += 1
+    st.hand_size[seat] += 1
+    st.events.append({"type": "drew", "seat": seat})
+    st.draw_index += 1
+    st.draw_left -= 1
+    continue_draw(st, seat)
+
+
 def continue_draw(st: BataviaState, seat: int) -> None:
     if st.draw_left > 0 and stock_ready(st):
         st.phase = "draw"
         return
     st.draw_left = 0
-    flow.end_action(st)
+    end_action(st)
 
 
 # -------------------------------------------------------------------- play
@@ -241,7 +253,7 @@ def finish_conversion(st: BataviaState, seat: int) -> None:
 def end_play(st: BataviaState, seat: int) -> None:
     st.new_post = -1
     pirates(st)
-    flow.end_action(st)
+    end_action(st)
 
 
 def pirates(st: BataviaState) -> None:

@@ -16,6 +16,8 @@ from typing import Any
 from engines import CHANCE, State, ranks_from_scores
 
 from . import data, rules
+from .explain import explain
+from .views import public_view
 
 OVER = -2
 """``mover`` once the game has ended."""
@@ -128,14 +130,10 @@ class ManilaState(State):
         _APPLY[action["type"]](self, seat, action)
 
     def explain_illegal(self, seat: int, action: dict[str, Any], legal: list) -> str:
-        from .explain import explain
-
         return explain(self, seat, action, legal) or super().explain_illegal(seat, action, legal)
 
     # ---------------------------------------------------------------- views
     def public_view(self) -> dict[str, Any]:
-        from .views import public_view
-
         return public_view(self)
 
     # -------------------------------------------------------------- outcome
