@@ -55,12 +55,20 @@ def last_move(game: Game, rng: random.Random) -> None:
 def test_a_finish_that_fails_leaves_the_last_move_unlogged(slug, monkeypatch) -> None:
     game, rng = one_move_from_the_end(slug)
 
+    tried: list[int] = []
+
     def broken(game: Game) -> None:
+        tried.append(game.pk)
         raise RuntimeError("injected: the ratings could not be applied")
 
     monkeypatch.setattr(ratings.services, "apply_game_result", broken)
-    with pytest.raises(RuntimeError, match="injected"):
+    # A person's move that ends the game raises to its sender; a chance move that ends it
+    # fails inside the referee's step, which counts the failure (``step_failures``) instead.
+    try:
         last_move(game, rng)
+    except RuntimeError as refused:
+        assert "injected" in str(refused)
+    assert tried == [game.pk], "finishing was never attempted"
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and not Outcome.objects.filter(game=game).exists()
     assert Move.objects.filter(game=game).count() == game.next_ply
