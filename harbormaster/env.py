@@ -167,15 +167,40 @@ instead (``harbormaster.celery.keep_database_connections``).
 """
 
 
+CHANNEL_LAYER_SOCKET_TIMEOUT = 15
+"""Seconds the channel layer's Redis client waits for a reply before giving the connection up.
+
+channels-redis waits for a message with a blocking pop that Redis answers
+within ``RedisChannelLayer.brpop_timeout`` (5 s) even when nothing came, and
+then pops again. redis-py 8 gives every read a 5 s socket timeout by default,
+the same length: a pop on an idle channel then raised ``TimeoutError`` and
+closed the websocket whose consumer was waiting. Three times the blocking
+wait leaves a live server ample time on a loaded machine, while a connection
+to a server that vanished without closing it still fails instead of hanging.
+"""
+
+
 def channel_layers(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Redis channel layer when REDIS_URL is set, else the in-process one."""
+    """Redis channel layer when REDIS_URL is set, else the in-process one.
+
+    The Redis host is given as options for redis-py's connection pool, so the
+    read timeout is longer than the layer's blocking wait
+    (:data:`CHANNEL_LAYER_SOCKET_TIMEOUT`), and TCP keepalive notices a peer
+    that disappeared while a socket idles.
+    """
     url = read(environ, "REDIS_URL")
     if url is None:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    host = {
+        "address": url,
+        "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
+        "socket_connect_timeout": 5,
+        "socket_keepalive": True,
+    }
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": "harbormaster"},
+            "CONFIG": {"hosts": [host], "prefix": "harbormaster"},
         }
     }
 

@@ -83,7 +83,7 @@ def test_with_redis_layer_broker_and_results_use_it() -> None:
     url = "redis://cache.example:6380/3"
     layer = env.channel_layers({"REDIS_URL": url})["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == [url]
+    assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [url]
     celery = env.celery({"REDIS_URL": url})
     assert (celery["BROKER_URL"], celery["RESULT_BACKEND"]) == (url, url)
     assert celery["TASK_ALWAYS_EAGER"] is False
