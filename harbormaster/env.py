@@ -252,6 +252,38 @@ def celery(environ: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+# Losing Redis. Celery's worker reconnects by itself after a restart (with the
+# pins in pyproject.toml) and never gives up (CELERY_BROKER_CONNECTION_MAX_RETRIES
+# None; Celery's default, 100 tries, ends the worker after some 50 minutes). A
+# restart without persistence loses the queued tasks: beat's recover-stalled-games
+# sends a lost game's task again.
+
+BROKER_SOCKET_OPTIONS: dict[str, Any] = {
+    "socket_timeout": 30,
+    "socket_connect_timeout": 5,
+    "socket_keepalive": True,
+}
+"""kombu's Redis connections: a command on a connection whose server vanished without
+closing it fails after 30 s instead of hanging (kombu waits forever by default), and
+TCP keepalive finds such a peer. The worker's own blocking pop is 1 s long, and kombu
+checks it apart (``health_check_interval``, 25 s), so 30 s is only reached when broken.
+"""
+
+PUBLISH_RETRY_POLICY: dict[str, float] = {
+    "max_retries": 10,
+    "interval_start": 0.2,
+    "interval_step": 0.5,
+    "interval_max": 1.0,
+}
+"""How long sending a task waits for Redis: some 9 s (Celery's default gives up after 0.6 s).
+
+A restart takes a few seconds; a referee task that sends the game's next step
+meanwhile would otherwise fail, and the game would wait for beat's recovery
+(15-30 s). A web request that sends a task while Redis is down waits as long
+before it fails.
+"""
+
+
 def bot_endpoint_allow(environ: Mapping[str, str], debug: bool) -> list[str] | bool:
     """Which non-public addresses bot endpoints may use (``botapi.ssrf.AddressPolicy``).
 

@@ -135,5 +135,23 @@ def test_a_redis_restart_mid_game_leaves_worker_and_beat_running_and_the_game_fi
             assert worker.process.poll() is None, f"the worker exited\n{logs()}"
             assert beat.process.poll() is None, f"beat exited\n{logs()}"
             assert not farm.logged("AttributeError"), logs()
+            # The referee's tasks sent while Redis was down waited for it (no step was
+            # dropped with "Connection refused"); only a task queued at the restart is lost.
+            assert not farm.logged("OperationalError"), logs()
         finally:
             beat.stop()
+
+
+def test_workers_retry_the_broker_for_ever_and_sends_wait_out_a_restart() -> None:
+    """Celery's defaults end a worker after 100 failed reconnections and drop a task after 0.6 s."""
+    assert app.conf.broker_connection_retry is True
+    assert app.conf.broker_connection_max_retries is None
+    policy = app.conf.task_publish_retry_policy
+    waited, interval = 0.0, policy["interval_start"]
+    for _ in range(policy["max_retries"]):
+        waited += interval
+        interval = min(interval + policy["interval_step"], policy["interval_max"])
+    assert waited > DOWN_SECONDS + 2, "a send outlasts the restart the test makes"
+    options = app.conf.broker_transport_options
+    assert options["socket_keepalive"] is True and options["socket_timeout"] > 1
+    assert options["visibility_timeout"] == 900
