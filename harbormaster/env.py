@@ -22,6 +22,7 @@ from django.core.exceptions import ImproperlyConfigured
 ENV_VARS: tuple[str, ...] = (
     "DATABASE_URL",
     "REDIS_URL",
+    "REDIS_CACHE_URL",
     "SECRET_KEY",
     "DEBUG",
     "ALLOWED_HOSTS",
@@ -206,16 +207,21 @@ def channel_layers(environ: Mapping[str, str]) -> dict[str, Any]:
 
 
 def caches(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Django's cache: Redis when REDIS_URL is set, else this process's memory.
+    """Django's cache: Redis when REDIS_CACHE_URL or REDIS_URL is set, else this process's memory.
 
     The cache holds counters that must hold across every server process
     (login and API throttles), so with servers it lives in Redis, under a
-    prefix of its own beside Celery's and the channel layer's keys, through
-    Django's Redis backend with one client per connection pool instead of one
-    per operation (``harbormaster.redis_cache``). The embedded mode is one
-    process, where memory is enough.
+    prefix of its own, through Django's Redis backend with one client per
+    connection pool instead of one per operation (``harbormaster.redis_cache``).
+    The embedded mode is one process, where memory is enough.
+
+    REDIS_CACHE_URL puts it on a Redis of its own (docker-compose does): the
+    cache may lose any key under memory pressure (``allkeys-lru``), the broker
+    and the channel layer must lose none, and a Redis has one eviction policy
+    for all its databases. Unset: beside Celery's and the layer's keys on
+    REDIS_URL.
     """
-    url = read(environ, "REDIS_URL")
+    url = read(environ, "REDIS_CACHE_URL") or read(environ, "REDIS_URL")
     if url is None:
         return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     return {

@@ -146,6 +146,13 @@ def test_cache_is_redis_with_servers_and_memory_embedded() -> None:
     assert cache["LOCATION"] == url
 
 
+def test_cache_has_a_redis_of_its_own_when_redis_cache_url_is_set() -> None:
+    urls = {"REDIS_URL": "redis://queues:6379/0", "REDIS_CACHE_URL": "redis://cache:6379/0"}
+    assert env.caches(urls)["default"]["LOCATION"] == "redis://cache:6379/0"
+    layer_host = env.channel_layers(urls)["default"]["CONFIG"]["hosts"][0]
+    assert layer_host["address"] == env.celery(urls)["BROKER_URL"] == "redis://queues:6379/0"
+
+
 def test_trusted_proxies_default_to_none_and_refuse_a_bad_entry() -> None:
     assert env.trusted_proxies({}) == []
     assert env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.5, 172.16.0.0/12,::1"}) == [
