@@ -134,6 +134,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900, **env.BROKER_SOCKE
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_PUBLISH_RETRY_POLICY = env.PUBLISH_RETRY_POLICY
+# Not True: the referee's tasks are idempotent, and a thread pool cannot cancel a task
+# (Celery 5.6's worker would end on the NotImplementedError instead of reconnecting).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_REDIS_SOCKET_KEEPALIVE = True
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
