@@ -174,8 +174,8 @@ CHANNEL_LAYER_SOCKET_TIMEOUT = 15
 channels-redis waits for a message with a blocking pop that Redis answers
 within ``RedisChannelLayer.brpop_timeout`` (5 s) even when nothing came, and
 then pops again. redis-py 8 gives every read a 5 s socket timeout by default,
-the same length: a pop on an idle channel then raised ``TimeoutError`` and
-closed the websocket whose consumer was waiting. Three times the blocking
+the same length: a pop on an idle channel would raise ``TimeoutError`` and
+close the websocket whose consumer waits on it. Three times the blocking
 wait leaves a live server ample time on a loaded machine, while a connection
 to a server that vanished without closing it still fails instead of hanging.
 """

@@ -1,11 +1,11 @@
 """Idle play sockets stay open, and the Redis channel layer waits on an empty channel for long.
 
 channels-redis waits for a message with a blocking pop that Redis ends after
-``brpop_timeout`` (5 s) when nothing came; redis-py 8 also gave each read a
-5 s socket timeout, so a consumer waiting on a quiet game got a
-``TimeoutError`` and its socket was closed. ``env.channel_layers`` gives the
-layer a longer read timeout; these tests hold a layer and real sockets idle
-for many of those periods.
+``brpop_timeout`` (5 s) when nothing came; redis-py 8 gives each read a 5 s
+socket timeout by default, so a consumer waiting on a quiet game would get a
+``TimeoutError`` and its socket would be closed. ``env.channel_layers`` gives
+the layer a longer read timeout; these tests hold a layer and real sockets
+idle for many of those periods.
 """
 
 from __future__ import annotations

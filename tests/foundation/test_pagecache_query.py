@@ -1,8 +1,8 @@
 """The page cache keys a page by its canonical query: one page however the query is written.
 
-Every distinct query string used to store a page of its own in Redis, so the
-same page asked for as ``?a=1&b=2``, ``?b=2&a=1`` or with ``&junk=x`` was kept
-three times, and junk parameters could fill the cache at will.
+Keyed by the raw query string, the same page asked for as ``?a=1&b=2``,
+``?b=2&a=1`` or with ``&junk=x`` would be kept three times in Redis, and junk
+parameters could fill the cache at will.
 """
 
 from __future__ import annotations
