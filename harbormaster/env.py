@@ -258,9 +258,10 @@ def celery(environ: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-# Losing Redis. Celery's worker reconnects by itself after a restart (with the
-# pins in pyproject.toml) and never gives up (CELERY_BROKER_CONNECTION_MAX_RETRIES
-# None; Celery's default, 100 tries, ends the worker after some 50 minutes). A
+# Losing Redis. Celery's worker reconnects by itself after a restart (its consumer:
+# harbormaster.celery.ReconnectingConsumer) and never gives up
+# (CELERY_BROKER_CONNECTION_MAX_RETRIES None; Celery's default, 100 tries, ends the
+# worker after some 50 minutes). A
 # restart without persistence loses the queued tasks: beat's recover-stalled-games
 # sends a lost game's task again.
 

@@ -135,9 +135,11 @@ CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_TASK_PUBLISH_RETRY_POLICY = env.PUBLISH_RETRY_POLICY
 # Not True: the referee's tasks are idempotent, and a thread pool cannot cancel a task
-# (Celery 5.6's worker would end on the NotImplementedError instead of reconnecting).
+# (its worker would raise NotImplementedError in its connection-loss handler).
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_REDIS_SOCKET_KEEPALIVE = True
+# Survives losing Redis while a late-acknowledged task runs (harbormaster/celery.py).
+CELERY_WORKER_CONSUMER = "harbormaster.celery:ReconnectingConsumer"
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "recover-stalled-games": {
         "task": "tournaments.recover_stalled",
