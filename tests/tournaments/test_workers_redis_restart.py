@@ -144,6 +144,7 @@ def test_a_redis_restart_mid_game_leaves_worker_and_beat_running_and_the_game_fi
 
 def test_workers_retry_the_broker_for_ever_and_sends_wait_out_a_restart() -> None:
     """Celery's defaults end a worker after 100 failed reconnections and drop a task after 0.6 s."""
+    assert app.conf.worker_consumer == "harbormaster.celery:ReconnectingConsumer"
     assert app.conf.broker_connection_retry is True
     assert app.conf.broker_connection_max_retries is None
     policy = app.conf.task_publish_retry_policy
