@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 from celery import Celery, signals
+from celery.worker.consumer import Consumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
 
@@ -79,3 +80,39 @@ def send_pending_messages(**_: Any) -> None:
     from tournaments import broadcast
 
     broadcast.flush(timeout=2.0)
+
+
+class ReconnectingConsumer(Consumer):
+    """Celery's worker consumer, which survives losing Redis while a task is unacknowledged.
+
+    On a lost connection Celery 5.7 collects the connection (kombu drops its
+    transport's client) and closes it once more. kombu's Redis channel then
+    reaches for that client twice, and gets AttributeError, which Celery does
+    not count as a connection error, so the worker ended ("Unrecoverable
+    error") instead of reconnecting whenever a late-acknowledged task was
+    running, as a referee task nearly always is:
+
+    - closing the channel puts its unacknowledged messages back in their
+      queues through a client made from the transport;
+    - the running task, once done, acknowledges its message on that channel.
+
+    So the lost connection's channels skip the restore, and acknowledging on
+    them raises ``ConnectionError``, which Celery logs ("Couldn't ack") and
+    survives. Nothing is lost: neither could reach the old connection anyway, a
+    message still in Redis's unacked set is given back by kombu after
+    ``visibility_timeout`` (the referee's tasks are idempotent), and a Redis
+    restarted without persistence kept none. Configured by
+    ``CELERY_WORKER_CONSUMER``; see tests/tournaments/test_workers_redis_restart.py.
+    """
+
+    def on_connection_error_after_connected(self, exc: Exception) -> None:
+        transport = getattr(self.connection, "_transport", None)  # the lost one, not a new one
+        for channel in getattr(transport, "channels", ()):
+            channel.do_restore = False
+            channel.basic_ack = channel.basic_reject = _on_lost_connection
+        super().on_connection_error_after_connected(exc)
+
+
+def _on_lost_connection(*_: Any, **__: Any) -> None:
+    """An acknowledgement on a channel whose connection was lost (ReconnectingConsumer)."""
+    raise ConnectionError("the broker connection of this message was lost")

@@ -22,6 +22,7 @@ from django.core.exceptions import ImproperlyConfigured
 ENV_VARS: tuple[str, ...] = (
     "DATABASE_URL",
     "REDIS_URL",
+    "REDIS_CACHE_URL",
     "SECRET_KEY",
     "DEBUG",
     "ALLOWED_HOSTS",
@@ -167,30 +168,60 @@ instead (``harbormaster.celery.keep_database_connections``).
 """
 
 
+CHANNEL_LAYER_SOCKET_TIMEOUT = 15
+"""Seconds the channel layer's Redis client waits for a reply before giving the connection up.
+
+channels-redis waits for a message with a blocking pop that Redis answers
+within ``RedisChannelLayer.brpop_timeout`` (5 s) even when nothing came, and
+then pops again. redis-py 8 gives every read a 5 s socket timeout by default,
+the same length: a pop on an idle channel would raise ``TimeoutError`` and
+close the websocket whose consumer waits on it. Three times the blocking
+wait leaves a live server ample time on a loaded machine, while a connection
+to a server that vanished without closing it still fails instead of hanging.
+"""
+
+
 def channel_layers(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Redis channel layer when REDIS_URL is set, else the in-process one."""
+    """Redis channel layer when REDIS_URL is set, else the in-process one.
+
+    The Redis host is given as options for redis-py's connection pool, so the
+    read timeout is longer than the layer's blocking wait
+    (:data:`CHANNEL_LAYER_SOCKET_TIMEOUT`), and TCP keepalive notices a peer
+    that disappeared while a socket idles.
+    """
     url = read(environ, "REDIS_URL")
     if url is None:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    host = {
+        "address": url,
+        "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT,
+        "socket_connect_timeout": 5,
+        "socket_keepalive": True,
+    }
     return {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [url], "prefix": "harbormaster"},
+            "CONFIG": {"hosts": [host], "prefix": "harbormaster"},
         }
     }
 
 
 def caches(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Django's cache: Redis when REDIS_URL is set, else this process's memory.
+    """Django's cache: Redis when REDIS_CACHE_URL or REDIS_URL is set, else this process's memory.
 
     The cache holds counters that must hold across every server process
     (login and API throttles), so with servers it lives in Redis, under a
-    prefix of its own beside Celery's and the channel layer's keys, through
-    Django's Redis backend with one client per connection pool instead of one
-    per operation (``harbormaster.redis_cache``). The embedded mode is one
-    process, where memory is enough.
+    prefix of its own, through Django's Redis backend with one client per
+    connection pool instead of one per operation (``harbormaster.redis_cache``).
+    The embedded mode is one process, where memory is enough.
+
+    REDIS_CACHE_URL puts it on a Redis of its own (docker-compose does): the
+    cache may lose any key under memory pressure (``allkeys-lru``), the broker
+    and the channel layer must lose none, and a Redis has one eviction policy
+    for all its databases. Unset: beside Celery's and the layer's keys on
+    REDIS_URL.
     """
-    url = read(environ, "REDIS_URL")
+    url = read(environ, "REDIS_CACHE_URL") or read(environ, "REDIS_URL")
     if url is None:
         return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     return {
@@ -225,6 +256,39 @@ def celery(environ: Mapping[str, str]) -> dict[str, Any]:
         "TASK_ALWAYS_EAGER": False,
         "TASK_EAGER_PROPAGATES": False,
     }
+
+
+# Losing Redis. Celery's worker reconnects by itself after a restart (its consumer:
+# harbormaster.celery.ReconnectingConsumer) and never gives up
+# (CELERY_BROKER_CONNECTION_MAX_RETRIES None; Celery's default, 100 tries, ends the
+# worker after some 50 minutes). A
+# restart without persistence loses the queued tasks: beat's recover-stalled-games
+# sends a lost game's task again.
+
+BROKER_SOCKET_OPTIONS: dict[str, Any] = {
+    "socket_timeout": 30,
+    "socket_connect_timeout": 5,
+    "socket_keepalive": True,
+}
+"""kombu's Redis connections: a command on a connection whose server vanished without
+closing it fails after 30 s instead of hanging (kombu waits forever by default), and
+TCP keepalive finds such a peer. The worker's own blocking pop is 1 s long, and kombu
+checks it apart (``health_check_interval``, 25 s), so 30 s is only reached when broken.
+"""
+
+PUBLISH_RETRY_POLICY: dict[str, float] = {
+    "max_retries": 10,
+    "interval_start": 0.2,
+    "interval_step": 0.5,
+    "interval_max": 1.0,
+}
+"""How long sending a task waits for Redis: some 9 s (Celery's default gives up after 0.6 s).
+
+A restart takes a few seconds; a referee task that sends the game's next step
+meanwhile would otherwise fail, and the game would wait for beat's recovery
+(15-30 s). A web request that sends a task while Redis is down waits as long
+before it fails.
+"""
 
 
 def bot_endpoint_allow(environ: Mapping[str, str], debug: bool) -> list[str] | bool:

@@ -6,16 +6,16 @@ every request. Most requests are anonymous and see the same bytes, so the
 whole response is kept in Django's cache and served again until something it
 shows changes.
 
-*Keys.* A page's key is a hash of the method, the absolute URL with its query
-string (the API's ``next`` links are absolute) and the request headers the page
-varies by (``Accept`` for the API); it is stored with the *version* it was
-rendered at, a digest of the current tokens of the page, and served only while
-those tokens are unchanged (tokens and page read with one ``get_many``: one
-round trip to Redis). A write that changes what pages show replaces a token
-(:func:`bump`, after the commit): every page stored at the old version is
-never served again and is replaced by the next render or expires after
-``PAGECACHE_SECONDS`` (60 s by default), which is also the safety net for a
-change that bumps nothing.
+*Keys.* A page's key is a hash of the method, the absolute URL (the API's
+``next`` links are absolute) with its canonical query (:func:`canonical_query`)
+and the request headers the page varies by (``Accept`` for the API); it is
+stored with the *version* it was rendered at, a digest of the current tokens of
+the page, and served only while those tokens are unchanged (tokens and page
+read with one ``get_many``: one round trip to Redis). A write that changes what
+pages show replaces a token (:func:`bump`, after the commit): every page stored
+at the old version is never served again and is replaced by the next render or
+expires after ``PAGECACHE_SECONDS`` (60 s by default), which is also the safety
+net for a change that bumps nothing.
 
 *Tokens.* A page names the tokens it depends on: :data:`RESULTS` (the game
 lists), :data:`PEOPLE` (names and visibility, every page) and narrower ones, per
@@ -69,6 +69,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.core.cache import cache
@@ -98,6 +99,26 @@ _CSRF_FIELD = b"csrfmiddlewaretoken"
 HEADER_TEMPLATE = "pagecache/header.html"
 MAX_STREAMED_BYTES = 4 * 1024 * 1024
 """A streamed answer (a CSV export) longer than this is streamed on, not stored."""
+
+QUERY_PARAMETERS = frozenset(
+    {
+        # Pages: a game's ``plies``; the lists' ``before`` cursor; ladders' and boards'
+        # ``system``/``by``, ``kind``, ``page``; a competitor's filters (stats.filters).
+        "plies", "before", "system", "by", "kind", "page",
+        "engine", "tournament", "opponent", "rated",
+        # The API's lists: their filters (``status``), DRF's format override and
+        # the paginators' page size and cursor.
+        "status", "format", "page_size", "cursor",
+    }
+)  # fmt: skip
+"""Every query parameter that a cached page reads.
+
+A request with any other parameter is rendered and not stored: each distinct
+query string would otherwise be a page of its own in Redis (``?junk=1``,
+``?junk=2`` ...), and the page cache cannot tell whether the view reads it. A
+parameter a page starts to read and this set lacks costs that page its cache
+hits, never a wrong page.
+"""
 
 
 def seconds() -> int:
@@ -230,8 +251,30 @@ def _lookup(
     return keys, version, entries
 
 
+def canonical_query(query_string: str) -> str | None:
+    """The query as a page's key has it, or None when the page must not be stored.
+
+    Decoded as Django's ``QueryDict`` decodes it and encoded again one way, its
+    parameters in the order of their names (a name's repeated values keep their
+    order, which ``getlist`` and ``get`` see), so ``?b=2&a=1``, ``?a=1&b=2`` and
+    ``?a=%31&b=2`` are one page. None when it names a parameter outside
+    :data:`QUERY_PARAMETERS`.
+    """
+    pairs = parse_qsl(query_string, keep_blank_values=True)
+    if any(name not in QUERY_PARAMETERS for name, _ in pairs):
+        return None
+    return urlencode(sorted(pairs, key=lambda pair: pair[0]))
+
+
+def _keyed_url(request: HttpRequest) -> str:
+    """The absolute URL with the canonical query (the caller checked that there is one)."""
+    base = request.build_absolute_uri().split("?", 1)[0]
+    query = canonical_query(request.META.get("QUERY_STRING", "")) or ""
+    return f"{base}?{query}" if query else base
+
+
 def _page_keys(request: HttpRequest, vary: Iterable[str], variants: Sequence[str]) -> list[str]:
-    parts = [request.method or "", request.build_absolute_uri()]
+    parts = [request.method or "", _keyed_url(request)]
     parts += [f"{header}={request.headers.get(header, '')}" for header in vary]
     return [_PAGE_PREFIX + _digest([*parts, variant] if variant else parts) for variant in variants]
 
@@ -535,7 +578,7 @@ def serve(
     ``signed_in``: the page is the same for every signed-in person but for the site
     header, so theirs is served from the parts around it (:func:`around_header`).
     """
-    if seconds() <= 0:
+    if seconds() <= 0 or canonical_query(request.META.get("QUERY_STRING", "")) is None:
         return render()
     vary = tuple(vary)
     if signed_in and _by_session(request):

@@ -127,7 +127,19 @@ CELERY_TASK_ROUTES = {
 # Long enough that a clock task waiting for its countdown (a move's time limit
 # plus grace) is not handed out twice; the quick path back for a game is the
 # beat task below, which re-enqueues any game with no progress.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900, **env.BROKER_SOCKET_OPTIONS}
+# A Redis restart or outage (harbormaster/env.py, "Losing Redis"): workers and beat
+# reconnect for as long as it takes, and a task sent meanwhile waits for Redis a few
+# seconds instead of being dropped at once.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_TASK_PUBLISH_RETRY_POLICY = env.PUBLISH_RETRY_POLICY
+# Not True: the referee's tasks are idempotent, and a thread pool cannot cancel a task
+# (its worker would raise NotImplementedError in its connection-loss handler).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+CELERY_REDIS_SOCKET_KEEPALIVE = True
+# Survives losing Redis while a late-acknowledged task runs (harbormaster/celery.py).
+CELERY_WORKER_CONSUMER = "harbormaster.celery:ReconnectingConsumer"
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "recover-stalled-games": {
         "task": "tournaments.recover_stalled",

@@ -45,6 +45,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(needs_postgres)
         if item.get_closest_marker("redis") and not settings.REDIS_URL:
             item.add_marker(needs_redis)
+    # The modules with slow tests (a minute or two each) first, each kept whole and in
+    # its order: under xdist they start while the short tests fill the other workers,
+    # instead of one starting last and running alone at the end of the run.
+    slow_modules = {item.nodeid.split("::")[0] for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in slow_modules)
 
 
 @pytest.fixture(autouse=True)

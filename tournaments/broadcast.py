@@ -180,9 +180,10 @@ class _Watchers:
 def _sync_client(host: dict[str, Any]) -> redis.Redis:
     """A plain Redis client for one of the layer's hosts (as channels_redis configures them).
 
-    Short timeouts: the referee's thread asks it, and must not hang on a Redis that is down.
+    Short timeouts, over the layer's own: the referee's thread asks it, and must not hang
+    on a Redis that is down.
     """
-    options = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0, **host}
+    options = {**host, "socket_timeout": 1.0, "socket_connect_timeout": 1.0}
     address = options.pop("address", None)
     if address is not None:
         return redis.Redis.from_url(address, **options)

@@ -83,7 +83,7 @@ def test_with_redis_layer_broker_and_results_use_it() -> None:
     url = "redis://cache.example:6380/3"
     layer = env.channel_layers({"REDIS_URL": url})["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == [url]
+    assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [url]
     celery = env.celery({"REDIS_URL": url})
     assert (celery["BROKER_URL"], celery["RESULT_BACKEND"]) == (url, url)
     assert celery["TASK_ALWAYS_EAGER"] is False
@@ -144,6 +144,13 @@ def test_cache_is_redis_with_servers_and_memory_embedded() -> None:
     cache = env.caches({"REDIS_URL": url})["default"]
     assert cache["BACKEND"] == "harbormaster.redis_cache.RedisCache"
     assert cache["LOCATION"] == url
+
+
+def test_cache_has_a_redis_of_its_own_when_redis_cache_url_is_set() -> None:
+    urls = {"REDIS_URL": "redis://queues:6379/0", "REDIS_CACHE_URL": "redis://cache:6379/0"}
+    assert env.caches(urls)["default"]["LOCATION"] == "redis://cache:6379/0"
+    layer_host = env.channel_layers(urls)["default"]["CONFIG"]["hosts"][0]
+    assert layer_host["address"] == env.celery(urls)["BROKER_URL"] == "redis://queues:6379/0"
 
 
 def test_trusted_proxies_default_to_none_and_refuse_a_bad_entry() -> None:

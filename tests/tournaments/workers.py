@@ -75,6 +75,8 @@ class WorkerFarm:
 
     directory: Path
     suffix: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
+    redis_url: str = field(default_factory=lambda: settings.REDIS_URL)
+    """The workers' broker, channel layer and cache (a test's own Redis to restart it)."""
     workers: list[Worker] = field(default_factory=list)
 
     @property
@@ -97,7 +99,7 @@ class WorkerFarm:
             "DJANGO_SETTINGS_MODULE": WORKER_SETTINGS,
             "HARBORMASTER_TEST_QUEUE_SUFFIX": self.suffix,
             "DATABASE_URL": test_database_url(),
-            "REDIS_URL": settings.REDIS_URL,
+            "REDIS_URL": self.redis_url,
             "BOT_ENDPOINT_ALLOW": "loopback",
         }
         with log_path.open("w") as log:
