@@ -7,8 +7,9 @@ CSRF_TRUSTED_ORIGINS (:mod:`harbormaster.ws_origin`). HTTP passes
 :class:`BodyTimeout` (a body that stops arriving is dropped) and
 :class:`BodySizeLimit` first: Django's handler would read a whole body to disk
 before any check, and wait for it without end.
-Django's handler runs the middleware and the view in one thread per request
-(:mod:`harbormaster.asgi_handler`).
+Static files are answered before any of that, on the event loop
+(:mod:`harbormaster.static_files`). Django's handler runs the middleware and
+the view in one thread per request (:mod:`harbormaster.asgi_handler`).
 In the embedded mode (no broker) the first event served starts beat's
 periodic work in this process (:mod:`harbormaster.embedded_scheduler`).
 Once built, the process's start-up heap is frozen out of the garbage
@@ -37,13 +38,14 @@ from harbormaster.bodylimit import BodySizeLimit  # noqa: E402
 from harbormaster.bodytimeout import BodyTimeout  # noqa: E402
 from harbormaster.embedded_scheduler import StartsBeat  # noqa: E402
 from harbormaster.heap import warm_and_freeze  # noqa: E402
+from harbormaster.static_files import with_static_files  # noqa: E402
 from harbormaster.ws_origin import SameOriginValidator  # noqa: E402
 from tournaments.routing import websocket_urlpatterns  # noqa: E402
 
 application = StartsBeat(
     ProtocolTypeRouter(
         {
-            "http": BodyTimeout(BodySizeLimit(django_http_app)),
+            "http": with_static_files(BodyTimeout(BodySizeLimit(django_http_app))),
             "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
