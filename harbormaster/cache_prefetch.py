@@ -3,8 +3,8 @@
 A signed-in request served from the page cache read five entries of Django's
 cache one after the other: the session, the user, "may a game wait", the
 kept header, the page with its tokens. With Redis each read is a network
-round trip (0.06-0.07 ms of this process's CPU through
-``harbormaster.redis_cache``, and its wait besides), five per request. All
+round trip (0.06-0.07 ms of this process's CPU through the
+cache's client, and its wait besides), five per request. All
 but the session are named by the user id the session holds, so once the
 session is read the page cache reads the rest with one
 ``get_many`` (:func:`prefetched`), and the readers (``people.versioned.read``,

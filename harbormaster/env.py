@@ -211,9 +211,13 @@ def caches(environ: Mapping[str, str]) -> dict[str, Any]:
 
     The cache holds counters that must hold across every server process
     (login and API throttles), so with servers it lives in Redis, under a
-    prefix of its own, through Django's Redis backend with one client per
-    connection pool instead of one per operation (``harbormaster.redis_cache``).
-    The embedded mode is one process, where memory is enough.
+    prefix of its own, through django-redis: one connection pool per process
+    and server, shared by the backend object Django makes in every thread (each
+    request's, under ASGI), and redis-py's hiredis parser. A lost connection
+    raises redis-py's own error, as Django's backend did (django-redis's
+    ``IGNORE_EXCEPTIONS`` stays off: the referee tells a Redis outage from a
+    fault by it, ``tournaments.step_failures``). The embedded mode is one
+    process, where memory is enough.
 
     REDIS_CACHE_URL puts it on a Redis of its own (docker-compose does): the
     cache may lose any key under memory pressure (``allkeys-lru``), the broker
@@ -226,7 +230,7 @@ def caches(environ: Mapping[str, str]) -> dict[str, Any]:
         return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     return {
         "default": {
-            "BACKEND": "harbormaster.redis_cache.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "harbormaster-cache",
         }

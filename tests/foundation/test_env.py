@@ -142,7 +142,7 @@ def test_cache_is_redis_with_servers_and_memory_embedded() -> None:
     assert env.caches({})["default"]["BACKEND"].endswith("LocMemCache")
     url = "redis://cache.example:6380/3"
     cache = env.caches({"REDIS_URL": url})["default"]
-    assert cache["BACKEND"] == "harbormaster.redis_cache.RedisCache"
+    assert cache["BACKEND"] == "django_redis.cache.RedisCache"
     assert cache["LOCATION"] == url
 
 

@@ -1,31 +1,37 @@
-"""``harbormaster.redis_cache``: the configured Redis cache backend, against the real Redis.
+"""Django's cache on Redis through django-redis, against the real Redis.
 
-It must do what Django's backend does (every operation the project uses), with one
-connection pool and one ``redis.Redis`` client per process instead of a client per call
-and a pool per thread, shared safely by threads and still right in a forked child.
+It must do what Django's backend did (every operation the project uses), with one
+connection pool per process shared by the backend object Django makes in each thread,
+hiredis parsing replies, safe under threads and still right in a forked child; and a lost
+Redis must raise redis-py's own error, by which the referee tells an outage from a fault
+(``tournaments.step_failures.PASSING``).
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 import uuid
 
 import pytest
 import redis
 from django.conf import settings
 from django.core.cache import caches
+from django_redis.cache import RedisCache
+from redis._parsers import _HiredisParser
 
-from harbormaster import redis_cache
+from harbormaster import env
+from tests.foundation.servers import free_port
 
 pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
-def backend() -> redis_cache.RedisCache:
-    """The default cache as configured (``REDIS_URL`` set), on this test's own key prefix."""
+def backend() -> RedisCache:
+    """The default cache as configured (``REDIS_URL`` set)."""
     cache = caches["default"]
-    assert isinstance(cache, redis_cache.RedisCache)
+    assert isinstance(cache, RedisCache)
     return cache
 
 
@@ -33,9 +39,13 @@ def key() -> str:
     return f"redis-cache-test:{uuid.uuid4().hex}"
 
 
+def pool_of(cache: RedisCache) -> redis.ConnectionPool:
+    return cache.client.get_client(write=True).connection_pool
+
+
 def test_it_is_the_configured_backend_with_redis() -> None:
-    assert settings.CACHES["default"]["BACKEND"] == "harbormaster.redis_cache.RedisCache"
-    assert type(caches["default"]) is redis_cache.RedisCache
+    assert settings.CACHES["default"]["BACKEND"] == "django_redis.cache.RedisCache"
+    assert type(caches["default"]) is RedisCache
 
 
 def test_every_operation_works_against_redis(backend) -> None:
@@ -58,27 +68,8 @@ def test_every_operation_works_against_redis(backend) -> None:
     assert backend.get_many([b, counter]) == {}
 
 
-def test_one_client_serves_every_operation(backend, monkeypatch) -> None:
-    client = backend._cache.get_client()
-    assert backend._cache.get_client(write=True) is client
-    built = []
-    real = backend._cache._client
-
-    def counting(*args, **kwargs):
-        built.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(backend._cache, "_client", counting)
-    name = key()
-    for _ in range(5):
-        backend.set(name, 1, timeout=60)
-        backend.get(name)
-        backend.get_many([name])
-        backend.incr(name)
-    assert built == []
-    assert backend._cache.get_client() is client
-    assert isinstance(client, redis.Redis)
-    assert client.connection_pool is backend._cache._get_connection_pool(write=False)
+def test_replies_are_parsed_by_hiredis(backend) -> None:
+    assert pool_of(backend).connection_kwargs["parser_class"] is _HiredisParser
 
 
 def test_every_thread_uses_the_one_pool_of_the_process(backend) -> None:
@@ -91,16 +82,16 @@ def test_every_thread_uses_the_one_pool_of_the_process(backend) -> None:
         cache = caches["default"]  # this thread's own backend object, as a request's
         cache.set(name, "value", timeout=60)
         assert cache.get(name) == "value"
-        seen.append((cache, cache._cache.get_client()))
+        seen.append((cache, pool_of(cache)))
 
     for _ in range(20):  # one after the other, each in a new thread: a request under ASGI
         thread = threading.Thread(target=request)
         thread.start()
         thread.join()
-    backends, clients = {id(c) for c, _ in seen}, {id(client) for _, client in seen}
+    backends, pools = {id(c) for c, _ in seen}, {id(pool) for _, pool in seen}
     assert len(backends) == 20, "Django made a backend object per thread"
-    assert clients == {id(backend._cache.get_client())}, "and every one used the same client"
-    pool = backend._cache._get_connection_pool(write=True)
+    assert pools == {id(pool_of(backend))}, "and every one used the same pool"
+    pool = pool_of(backend)
     assert pool._created_connections <= 2, "one connection reused, not one per request"
 
 
@@ -140,3 +131,17 @@ def test_a_forked_child_uses_connections_of_its_own(backend) -> None:
     assert backend.get(name) == f"child {pid}"
     backend.set(name, "parent again", timeout=60)  # the parent's connection still answers right
     assert backend.get(name) == "parent again"
+
+
+def test_a_redis_that_cannot_be_reached_raises_redis_py_s_error() -> None:
+    """Not swallowed (django-redis's IGNORE_EXCEPTIONS stays off) nor wrapped in its own
+    ``ConnectionInterrupted``: a cache write of the referee's during an outage is a passing
+    failure, never counted towards aborting the game."""
+    config = env.caches({"REDIS_CACHE_URL": f"redis://127.0.0.1:{free_port()}/0"})["default"]
+    cache = RedisCache(config["LOCATION"], config)
+    started = time.monotonic()
+    with pytest.raises(redis.exceptions.ConnectionError):
+        cache.set(key(), 1)
+    with pytest.raises(redis.exceptions.ConnectionError):
+        cache.get_many([key(), key()])
+    assert time.monotonic() - started < 30

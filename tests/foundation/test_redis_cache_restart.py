@@ -1,6 +1,6 @@
 """The shared Redis cache client of a process outlives a Redis restart (its pool reconnects).
 
-``harbormaster.redis_cache`` keeps one pool per process for good, so after a
+django-redis keeps one pool per process and server for good, so after a
 restart every pooled connection is dead: the first operations must reconnect
 (redis-py's retries) instead of failing a request each, and the keys the
 restart lost are misses, not errors.
@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django_redis.cache import RedisCache
 
-from harbormaster import env, redis_cache
+from harbormaster import env
 from tests.foundation.redis_server import RedisServer, own_redis
 
 pytestmark = pytest.mark.redis
@@ -28,7 +29,7 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 
 def test_the_cache_answers_after_a_redis_restart(redis_server: RedisServer) -> None:
     config = env.caches({"REDIS_CACHE_URL": redis_server.url})["default"]
-    cache = redis_cache.RedisCache(config["LOCATION"], config)
+    cache = RedisCache(config["LOCATION"], config)
     cache.set("before", 1)
     assert cache.get("before") == 1
     redis_server.restart(down_seconds=0.5)

@@ -54,7 +54,7 @@ def test_server_mode_from_urls() -> None:
     assert seen["db_name"] == "hm"
     assert seen["layer"] == "channels_redis.core.RedisChannelLayer"
     # Throttle counters are shared by every server process.
-    assert seen["cache"] == "harbormaster.redis_cache.RedisCache"
+    assert seen["cache"] == "django_redis.cache.RedisCache"
     assert (seen["broker"], seen["eager"]) == ("redis://127.0.0.1:6379/4", False)
     assert seen["embedded_scheduler"] is False  # workers and beat do it
     assert seen["hosts"] == ["a.example", "b.example"]
