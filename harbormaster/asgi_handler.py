@@ -1,8 +1,8 @@
 """Django's ASGI handler with the middleware and the view run in one thread, once per request.
 
 Django's own ``ASGIHandler`` builds the middleware chain for async: from the
-view up to the first middleware that can only run synchronously
-(WhiteNoise's), each middleware is called on the event loop, and every
+view up to the first middleware that can only run synchronously, each
+middleware is called on the event loop, and every
 ``MiddlewareMixin`` among them hands its ``process_request`` and
 ``process_response`` to the request's thread and back (``sync_to_async``);
 above that middleware the chain switches to a thread, below it back to the
