@@ -1,0 +1,148 @@
+"""A duplicate set's ratings wait for the set: no rating tells a result while its deal plays.
+
+The event runs through the services (entries, start, the referee's finish,
+the abort paths): its one table plays three rotations of one deal. While the
+set is open, a finished game has no rating change, and the Rating rows, the
+leaderboard (API and page) and the competitors' rating history are what
+they were before it. The finish or abort that closes the set applies each
+finished game once, in finish order, and a recompute gives the same ratings.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import transaction
+from django.test import Client
+
+from ratings.models import Rating, RatingChange
+from ratings.recompute import recompute_scope
+from ratings.scopes import global_scope
+from ratings.services import apply_game_result
+from stats import competitor as stats
+from tests.factories import finished_game
+from tests.ratings.test_services import _snapshot
+from tests.stats.test_pages import chart_blob
+from tournaments import events, step_failures
+from tournaments.events.lifecycle import abort_unfinished_games
+from tournaments.models import Game
+
+from .conftest import finish_games, make_event, pull_bots, running_games
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_referee")]
+
+PER_GAME = 3 * 3  # three competitors, three systems, one scope (the engine's ladder)
+
+
+def start_set():
+    """A rated duplicate event of three pull bots already on the ladder: bots, its three games."""
+    bots = pull_bots(3)
+    competitors = [bot.competitor for bot in bots]
+    assert apply_game_result(finished_game(competitors, [1, 2, 3])) == PER_GAME
+    event = make_event(duplicate=True, rounds=1)
+    events.open_entries(event)
+    for bot in bots:
+        events.enter(event, bot.competitor, by=bot.owner)
+    events.start(event)
+    games = running_games(event)
+    assert len(games) == 3 and len({g.table_id for g in games}) == 1
+    assert all(g.rated for g in games) and len({g.seed for g in games}) == 1
+    return bots, games
+
+
+def ladder_table(page: str) -> str:
+    """The leaderboard page's ladder (its list of recent games shows the game finished)."""
+    found = re.search(r'<table class="leaderboard">.*?</table>', page, flags=re.S)
+    assert found, "no ladder on the page"
+    return found.group(0)
+
+
+def surfaces(client: Client, bots) -> dict[str, object]:
+    """What the ladder and the competitors show of ratings (the page cache is off in tests)."""
+    seen: dict[str, object] = {
+        "rows": _snapshot()[0],
+        "api": client.get("/api/v1/leaderboards/manila/?system=elo").json(),
+        "page": ladder_table(client.get("/leaderboards/manila/").content.decode()),
+    }
+    for bot in bots:
+        history = stats.rating_history(bot.competitor)
+        seen[f"history {bot.pk}"] = [
+            (system, [(p.number, p.game_id, p.value) for p in points])
+            for ladder in history
+            for system, points in ladder.systems.items()
+        ]
+        page = client.get(f"/competitors/{bot.competitor.pk}/", follow=True).content.decode()
+        seen[f"chart {bot.pk}"] = chart_blob(page)
+    return seen
+
+
+def assert_each_game_rated_once(games: list[Game]) -> None:
+    """Every finished game of the set has its changes once, applied in finish order."""
+    finished = [g for g in games if Game.objects.get(pk=g.pk).status == Game.Status.FINISHED]
+    counts = [RatingChange.objects.filter(game=g).count() for g in finished]
+    assert counts == [PER_GAME] * len(finished)
+    order = list(Game.objects.filter(pk__in=[g.pk for g in finished]).order_by("finished_at", "pk"))
+    first_ids = [RatingChange.objects.filter(game=g).order_by("pk")[0].pk for g in order]
+    assert first_ids == sorted(first_ids), "changes written in the order recompute replays"
+
+
+def assert_recompute_agrees() -> None:
+    online = _snapshot()
+    recompute_scope(global_scope("manila"))
+    assert _snapshot() == online
+
+
+def test_a_finished_game_moves_no_rating_until_its_set_is_over(client: Client) -> None:
+    bots, (first, *others) = start_set()
+    before = surfaces(client, bots)
+
+    finish_games([first])
+    assert Game.objects.get(pk=first.pk).status == Game.Status.FINISHED
+    assert not RatingChange.objects.filter(game=first).exists()
+    assert surfaces(client, bots) == before, "a rating tells the open set's result"
+    recompute_scope(global_scope("manila"))  # a recompute leaves the open set out too
+    assert not RatingChange.objects.filter(game=first).exists()
+    assert surfaces(client, bots) == before
+
+    finish_games(others[:1])
+    assert not RatingChange.objects.filter(game__in=[first, others[0]]).exists()
+    finish_games(others[1:])  # the set is over: all three rated, each once
+    assert_each_game_rated_once([first, *others])
+    rows = Rating.objects.filter(competitor__in=[b.competitor for b in bots], system="elo")
+    assert {row.games for row in rows} == {4}
+    assert surfaces(client, bots)["rows"] != before["rows"]
+    assert_recompute_agrees()
+
+
+def abort_by_the_referee(game: Game) -> None:
+    assert step_failures.abort(game.pk, "the referee failed three times")
+
+
+def abort_by_cancelling(game: Game) -> None:
+    with transaction.atomic():
+        assert abort_unfinished_games(game.tournament) == [game.pk]
+
+
+@pytest.mark.parametrize("abort", [abort_by_the_referee, abort_by_cancelling])
+def test_an_abort_that_closes_the_set_applies_its_finished_games(abort) -> None:
+    _, (first, second, last) = start_set()
+    finish_games([first, second])
+    assert not RatingChange.objects.filter(game__in=[first, second]).exists()
+
+    abort(last)
+    assert Game.objects.get(pk=last.pk).status == Game.Status.ABORTED
+    assert_each_game_rated_once([first, second, last])
+    assert not RatingChange.objects.filter(game=last).exists()
+    assert_recompute_agrees()
+
+
+def test_a_game_outside_a_set_is_rated_at_its_finish() -> None:
+    event = make_event(rounds=1)
+    events.open_entries(event)
+    for bot in pull_bots(3):
+        events.enter(event, bot.competitor, by=bot.owner)
+    events.start(event)
+    (game,) = running_games(event)
+    finish_games([game])
+    assert RatingChange.objects.filter(game=game).count() == PER_GAME
