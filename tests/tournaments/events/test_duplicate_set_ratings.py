@@ -4,8 +4,10 @@ The event runs through the services (entries, start, the referee's finish,
 the abort paths): its one table plays three rotations of one deal. While the
 set is open, a finished game has no rating change, and the Rating rows, the
 leaderboard (API and page) and the competitors' rating history are what
-they were before it. The finish or abort that closes the set applies each
-finished game once, in finish order, and a recompute gives the same ratings.
+they were before it; a game outside the set is rated at its finish. The
+finish or abort that closes the set applies each finished game once, in
+finish order, after every game rated before, and a recompute gives the same
+ratings.
 """
 
 from __future__ import annotations
@@ -105,12 +107,17 @@ def test_a_finished_game_moves_no_rating_until_its_set_is_over(client: Client) -
     assert not RatingChange.objects.filter(game=first).exists()
     assert surfaces(client, bots) == before
 
+    # Meanwhile the same bots finish a game outside the set: it is rated at once, and the
+    # set's games, rated later, come after it in the ladders and in a recompute's replay.
+    outside = finished_game([b.competitor for b in bots], [3, 1, 2])
+    assert apply_game_result(outside) == PER_GAME
     finish_games(others[:1])
     assert not RatingChange.objects.filter(game__in=[first, others[0]]).exists()
     finish_games(others[1:])  # the set is over: all three rated, each once
     assert_each_game_rated_once([first, *others])
     rows = Rating.objects.filter(competitor__in=[b.competitor for b in bots], system="elo")
-    assert {row.games for row in rows} == {4}
+    assert {row.games for row in rows} == {5}
+    assert {row.last_game_id for row in rows} == {others[-1].pk}
     assert surfaces(client, bots)["rows"] != before["rows"]
     assert_recompute_agrees()
 
@@ -135,14 +142,3 @@ def test_an_abort_that_closes_the_set_applies_its_finished_games(abort) -> None:
     assert_each_game_rated_once([first, second, last])
     assert not RatingChange.objects.filter(game=last).exists()
     assert_recompute_agrees()
-
-
-def test_a_game_outside_a_set_is_rated_at_its_finish() -> None:
-    event = make_event(rounds=1)
-    events.open_entries(event)
-    for bot in pull_bots(3):
-        events.enter(event, bot.competitor, by=bot.owner)
-    events.start(event)
-    (game,) = running_games(event)
-    finish_games([game])
-    assert RatingChange.objects.filter(game=game).count() == PER_GAME
