@@ -12,12 +12,15 @@ ratings.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 
+from ratings import services
 from ratings.models import Rating, RatingChange
 from ratings.recompute import recompute_scope
 from ratings.scopes import global_scope
@@ -26,11 +29,11 @@ from stats import competitor as stats
 from tests.factories import finished_game
 from tests.ratings.test_services import _snapshot
 from tests.stats.test_pages import chart_blob
-from tournaments import events, step_failures
+from tournaments import events, referee, step_failures
 from tournaments.events.lifecycle import abort_unfinished_games
 from tournaments.models import Game
 
-from .conftest import finish_games, make_event, pull_bots, running_games
+from .conftest import complete_log, finish_games, make_event, pull_bots, running_games
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_referee")]
 
@@ -141,4 +144,48 @@ def test_an_abort_that_closes_the_set_applies_its_finished_games(abort) -> None:
     assert Game.objects.get(pk=last.pk).status == Game.Status.ABORTED
     assert_each_game_rated_once([first, second, last])
     assert not RatingChange.objects.filter(game=last).exists()
+    assert_recompute_agrees()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_two_games_finishing_at_once_close_the_set(monkeypatch) -> None:
+    """Each finish would see the other still running; the set's table lock orders them.
+
+    Both finishes are held, where they ask whether the set still plays, until
+    the other arrives there too or a second has passed: the one that waits for
+    the lock instead arrives only once the first has committed, sees its game
+    finished and rates the set.
+    """
+    assert connection.vendor == "postgresql"
+    _, (first, second, last) = start_set()
+    finish_games([first])
+    assert not RatingChange.objects.filter(game=first).exists()
+    for game in (second, last):
+        complete_log(game)
+    both_asking = threading.Barrier(2)
+    asks = services._set_still_playing
+
+    def held(table_id: int) -> bool:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_asking.wait(timeout=1)
+        return asks(table_id)
+
+    monkeypatch.setattr(services, "_set_still_playing", held)
+    errors: list[BaseException] = []
+
+    def finish(game: Game) -> None:
+        try:
+            assert referee.finish(game.pk)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish, args=(g,)) for g in (second, last)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors
+    assert_each_game_rated_once([first, second, last])
     assert_recompute_agrees()
