@@ -160,7 +160,10 @@ def on_games_settled(sender: Any, game_ids: Iterable[int], **kwargs: Any) -> Non
 def _lock_table(table_id: int) -> None:
     """Lock the set's table row (the model named through ``Game.table``, not imported)."""
     table = Game._meta.get_field("table").related_model
-    list(table.objects.select_for_update().filter(pk=table_id).values_list("pk"))
+    # Its row only: the model's default ordering joins the round and the event, whose
+    # rows FOR UPDATE would lock too, making every table of an event wait for one another.
+    rows = table.objects.select_for_update(of=("self",)).filter(pk=table_id).order_by()
+    list(rows.values_list("pk"))
 
 
 def _set_still_playing(table_id: int) -> bool:
