@@ -17,7 +17,7 @@ import re
 import threading
 
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test import Client
 
 from ratings import services
@@ -30,7 +30,6 @@ from tests.factories import finished_game
 from tests.ratings.test_services import _snapshot
 from tests.stats.test_pages import chart_blob
 from tournaments import events, referee, step_failures
-from tournaments.events.lifecycle import abort_unfinished_games
 from tournaments.models import Game
 
 from .conftest import complete_log, finish_games, make_event, pull_bots, running_games
@@ -130,8 +129,7 @@ def abort_by_the_referee(game: Game) -> None:
 
 
 def abort_by_cancelling(game: Game) -> None:
-    with transaction.atomic():
-        assert abort_unfinished_games(game.tournament) == [game.pk]
+    events.cancel(game.tournament, reason="the venue closed")  # by the system: no organiser
 
 
 @pytest.mark.parametrize("abort", [abort_by_the_referee, abort_by_cancelling])
