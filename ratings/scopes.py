@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef
 
 from tournaments.models import Game, League
 
@@ -82,8 +83,16 @@ def lock_for_apply(scopes: list[RatingScope]) -> None:
 
 
 def games_of(scope: RatingScope):
-    """The finished rated games of a scope, in finish order."""
-    games = Game.objects.filter(status=Game.Status.FINISHED, rated=True)
+    """The finished rated games of a scope, in finish order.
+
+    Without a game whose duplicate set still plays: it is rated once its set
+    is over (``services.apply_closed_set``), so a recompute leaves it out
+    until then, as the live path does.
+    """
+    playing = Game.objects.filter(
+        table_id=OuterRef("table_id"), status__in=[Game.Status.SCHEDULED, Game.Status.RUNNING]
+    )
+    games = Game.objects.filter(status=Game.Status.FINISHED, rated=True).filter(~Exists(playing))
     if scope.kind == RatingScope.Kind.GLOBAL:
         games = games.filter(engine=scope.engine)
     else:

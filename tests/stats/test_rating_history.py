@@ -2,8 +2,8 @@
 
 The same query and the same rows read for 8 games as for 30 (a window of 5
 points, rows counted as the query returns them); each point numbered by its
-place among the competitor's rated games of the ladder, also when a hidden
-game lies inside the window; the order the ratings were applied kept across a
+place among the competitor's rated games of the ladder, a duplicate set's
+game only once its set is over; the order the ratings were applied kept across a
 recompute that rewrites the changes.
 """
 
@@ -105,18 +105,18 @@ def test_a_short_history_is_not_said_to_be_cut(client: Client, world: World) -> 
     assert f"the latest {stats.HISTORY_POINTS} of each ladder at most" in page
 
 
-def test_a_hidden_game_keeps_its_number_and_fills_it_once_public(world: World) -> None:
-    """alpha: g1-g4 counted, the open set's game (5th rated) hidden, then two more counted."""
+def test_a_hidden_game_is_numbered_once_public(world: World) -> None:
+    """alpha: g1-g4 counted, the open set's game waiting for its set, then two more counted."""
     g1, g2, g3, g4 = world.counted[:4]
     later = play(world.alpha, [world.bravo, world.charlie, world.delta], 2)
     shown = [g1, g2, g3, g4, *later]
     assert [g for _, g, _ in drawn(world.alpha, 10)] == [g.pk for g in shown]
-    assert [n for n, _, _ in drawn(world.alpha, 10)] == [1, 2, 3, 4, 6, 7]
-    # The window counts drawn points: the hidden game inside it is read, numbered, left out.
-    assert [(n, g) for n, g, _ in drawn(world.alpha, 3)] == [(4, g4.pk), (6, later[0].pk),
-                                                              (7, later[1].pk)]  # fmt: skip
+    assert [n for n, _, _ in drawn(world.alpha, 10)] == [1, 2, 3, 4, 5, 6]
+    assert [(n, g) for n, g, _ in drawn(world.alpha, 3)] == [(4, g4.pk), (5, later[0].pk),
+                                                              (6, later[1].pk)]  # fmt: skip
 
-    # The set's other game finishes and is rated: the set is over, both games count.
+    # The set's other game finishes: the set is over, both its games are rated and count,
+    # after the games rated while the set was open.
     twin = world.set_open.table.games.exclude(pk=world.set_open.pk).get()
     Game.objects.filter(pk=twin.pk).update(status=Game.Status.FINISHED, finished_at=timezone.now())
     Outcome.objects.create(game=twin, scores=[3, 2, 1], ranks=[1, 2, 3])
@@ -125,7 +125,7 @@ def test_a_hidden_game_keeps_its_number_and_fills_it_once_public(world: World) -
     points = drawn(world.alpha, 10)
     assert [n for n, _, _ in points] == [1, 2, 3, 4, 5, 6, 7, 8]
     assert [(g, v) for _, g, v in points] == applied(world.alpha)
-    assert points[4][1] == world.set_open.pk
+    assert [g for _, g, _ in points[6:]] == [world.set_open.pk, twin.pk]
     assert [n for n, _, _ in drawn(world.alpha, 4)] == [5, 6, 7, 8]
     rating = Rating.objects.get(competitor=world.alpha, scope__engine="manila", system="elo")
     assert rating.games == 8
