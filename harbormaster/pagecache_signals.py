@@ -70,9 +70,10 @@ def _user_saved(sender: Any, update_fields: Any = None, **kwargs: Any) -> None:
 def connect() -> None:
     """Connect the receivers (``HarbormasterConfig.ready``)."""
     from botapi.models import Bot
+    from games.models import Competitor
     from people.models import Profile
     from tournaments import pagecache_bumps
-    from tournaments.models import ArenaEntry, Competitor, Entrant, League, Tournament
+    from tournaments.models import ArenaEntry, Entrant, League, Tournament
     from tournaments.signals import games_settled
 
     user = get_user_model()

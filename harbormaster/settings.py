@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "harbormaster",
+    "games",
     "tournaments",
     "botapi",
     "ratings",
@@ -285,12 +286,12 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EngineEnum": "botapi.models.engine_slugs",
         "BotStatusEnum": "botapi.models.Bot.Status",
-        "GameStatusEnum": "tournaments.models.Game.Status",
+        "GameStatusEnum": "games.models.Game.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         # bot/person: an entrant's and a leaderboard row's; the name it had first, kept stable.
-        "EntrantKindEnum": "tournaments.models.Competitor.Kind",
+        "EntrantKindEnum": "games.models.Competitor.Kind",
         "LeaderboardKindEnum": "tournaments.leaderboards.KINDS",
         "LeaderboardSystemEnum": "tournaments.leaderboards.SYSTEMS",
     },

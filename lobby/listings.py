@@ -16,8 +16,8 @@ from django.urls import reverse
 
 import engines
 from botapi.models import Bot
+from games.models import Competitor, Game, Seat
 from tournaments import listings, seating, spectator
-from tournaments.models import Competitor, Game, Seat
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable

@@ -22,9 +22,9 @@ from typing import Any
 from django.urls import reverse
 
 import engines
+from games.models import Competitor, Game, Seat
 from tournaments import statecache
 from tournaments.listings import engine_name
-from tournaments.models import Competitor, Game, Seat
 
 from . import seated
 

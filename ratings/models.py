@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from tournaments.models import Competitor, Game, League
+from games.models import Competitor, Game
+from tournaments.models import League
 
 
 class RatingScope(models.Model):

@@ -22,8 +22,8 @@ from typing import Any
 
 from django.db import transaction
 
+from games.models import Seat
 from tournaments import pagecache_bumps
-from tournaments.models import Seat
 
 from . import bulk, ledger
 from .models import Rating, RatingChange, RatingScope

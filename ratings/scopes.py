@@ -7,7 +7,8 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 
-from tournaments.models import Game, League
+from games.models import Game
+from tournaments.models import League
 
 from .models import RatingScope
 from .systems import SYSTEMS, get_system

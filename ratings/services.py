@@ -22,8 +22,8 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from games.models import Game
 from tournaments import pagecache_bumps
-from tournaments.models import Game
 
 from . import ledger
 from .models import Rating, RatingChange, RatingScope

@@ -26,9 +26,9 @@ from typing import Any, NamedTuple
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
+from games.models import Competitor, Game, Seat
 from ratings.models import RatingScope
 from tournaments import listings, spectator
-from tournaments.models import Competitor, Game, Seat
 
 from . import history
 from .filters import GameFilters

@@ -25,7 +25,8 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 
-from tournaments.models import Game, Outcome, Seat, Table
+from games.models import Game, Outcome, Seat
+from tournaments.models import Table
 
 from .competitor import counted
 from .models import OPPONENT_SUMS, SEAT_SUMS, CountedGame, OpponentTally, SeatTally

@@ -26,7 +26,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .models import Competitor, Game, GameRecord, Move, Outcome, Seat
+from games.models import Competitor, Game, GameRecord, Move, Outcome, Seat
+
 from .spectator import is_public
 
 HIDDEN = "hidden until the game is finished"

@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 
+from games.models import Game
+from tournaments.models import Tournament
+
 from . import events
-from .models import Game, Tournament
 
 
 def public_page(tournament: Tournament) -> str:

@@ -33,6 +33,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
+from tournaments.models import Entrant, Tournament
+
 from . import events
 from .admin import NamesProtectedRecords
 from .admin_event_page import public_page, rounds_view, standings_view
@@ -47,7 +49,6 @@ from .admin_steps import (
     run_service,
     run_step,
 )
-from .models import Entrant, Tournament
 
 SERVICE_OWNED = (
     "status",

@@ -17,8 +17,9 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
+from tournaments.models import Tournament
+
 from . import events
-from .models import Tournament
 
 Status = Tournament.Status
 BEFORE_START = (Status.DRAFT, Status.ENTRIES_OPEN)

@@ -26,8 +26,9 @@ from django.db import DatabaseError, IntegrityError, connections
 from django.db.models import JSONField
 from django.utils import timezone
 
+from games.models import Game, Move, Seat
+
 from .decisions import Decision
-from .models import Game, Move, Seat
 
 ANSWER_TIMEOUT_S = 60.0
 """How long a sent claim may take to answer before the connection is given up as broken."""

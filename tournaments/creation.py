@@ -16,10 +16,11 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
+from games.models import Competitor, Game, Seat
+from tournaments.models import League, Tournament
 
 from . import pagecache_bumps, players, rating_rules
 from .dispatch import schedule_advance
-from .models import Competitor, Game, League, Seat, Tournament
 
 MAX_SEED_LENGTH = Game._meta.get_field("seed").max_length
 

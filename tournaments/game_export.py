@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.models import Game, Move
+
 from . import spectator
-from .models import Game, Move
 
 FORMAT = "harbormaster-game-record/1"
 """Names this layout, so a reader can tell if it ever changes."""

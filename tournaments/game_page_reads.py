@@ -17,10 +17,11 @@ from typing import NamedTuple
 
 from django.db import connection
 
+from games.models import Competitor, Game, Seat
 from harbormaster.sql_tables import quoted_tables
 from ratings.models import RatingChange, RatingScope
 from tournaments import spectator
-from tournaments.models import Competitor, Game, League, Seat
+from tournaments.models import League
 
 
 class SeatRow(NamedTuple):

@@ -32,9 +32,9 @@ from harbormaster_bot.examples.greedy import CHOOSERS
 from harbormaster_bot.examples.greedy.common import request_rng
 
 from engines import State
+from games.models import Competitor, Move, Seat
 
 from .decisions import FORFEITED, Decision, default_decision
-from .models import Competitor, Move, Seat
 
 log = logging.getLogger(__name__)
 

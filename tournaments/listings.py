@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 import engines
+from games.models import Game, Seat
 from ratings.models import RatingScope
 
 from . import game_cursor, spectator
-from .models import Game, Seat
 
 
 @dataclass(frozen=True)

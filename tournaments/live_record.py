@@ -24,8 +24,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import engines
+from games.models import Game, Move
 
-from .models import Game, Move
 from .record_builder import RecordBuilder, Row
 
 CAPACITY = 128

@@ -31,10 +31,9 @@ from collections.abc import Iterable
 
 from django.db.models import Q
 
+from games.models import Competitor, Game, Seat
 from harbormaster import pagecache
 from harbormaster import pagecache_tokens as tokens
-
-from .models import Competitor, Game, Seat
 
 
 class _Ids(threading.local):

@@ -21,12 +21,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from botapi.referee import charge_time_bank
+from games.models import Competitor, Game, Move, Seat
 
 from . import broadcast, house_bot, referee, replay, spectator, statecache
 from .board_models import board_model
 from .decisions import Decision
 from .dispatch import schedule_advance
-from .models import Competitor, Game, Move, Seat
 from .players import GRACE_MS
 
 

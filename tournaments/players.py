@@ -9,11 +9,11 @@ and a clock task plays the default if it does not arrive in time.
 from __future__ import annotations
 
 from engines import State
+from games.models import Competitor, Game, Seat
 
 from . import broadcast
 from .decisions import Decision
 from .dispatch import schedule_clock_check
-from .models import Competitor, Game, Seat
 
 GRACE_MS = 2000
 """Added to a move's time limit before a clock gives up on a person or pull bot."""

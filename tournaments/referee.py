@@ -22,11 +22,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
+from games.models import Game, Move, Outcome, Seat
 
 from . import broadcast, claims, house_bot, live_record, players, records, spectator, statecache
 from .decisions import FORFEITED, Decision, default_decision
 from .dispatch import others_waiting, schedule_advance
-from .models import Game, Move, Outcome, Seat
 from .signals import games_settled
 
 log = logging.getLogger(__name__)

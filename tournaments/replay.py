@@ -39,10 +39,10 @@ from typing import Any
 
 import engines
 from engines import CHANCE
+from games.models import Game, Move
 
 from . import live_record, records, spectator
 from .board_models import board_model, legal_entries
-from .models import Game, Move
 
 MAX_PAGE = 100
 """Positions per request: bounds the work of one request on a long game."""

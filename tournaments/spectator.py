@@ -34,9 +34,9 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 import engines
 from engines import CHANCE
+from games.models import Game, Seat
 
 from . import records
-from .models import Game, Seat
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ import logging
 import redis.exceptions
 from django.db import InterfaceError, OperationalError, transaction
 
-from .models import Game
+from games.models import Game
+
 from .signals import games_settled
 
 log = logging.getLogger(__name__)

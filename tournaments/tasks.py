@@ -13,8 +13,9 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from games.models import Game
+
 from . import referee
-from .models import Game
 from .players import GRACE_MS
 
 log = logging.getLogger(__name__)

@@ -29,10 +29,10 @@ from typing import Any
 import engines
 from engines import CHANCE, Dealer, EngineError
 from engines.base import same_json
+from games.models import Game, Move
 from ratings.results import final_ranks
 
 from . import spectator
-from .models import Game, Move
 
 
 class NotVerifiable(Exception):

@@ -11,10 +11,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from botapi import protocol, pull, services
+from games.models import Game, Move, Seat
 from tests.factories import BotFactory
 from tournaments import players, statecache
 from tournaments.creation import create_game
-from tournaments.models import Game, Move, Seat
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 TURNS = "/api/v1/bots/me/turns"

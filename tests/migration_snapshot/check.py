@@ -23,7 +23,7 @@ URLS = Path(__file__).resolve().parent / "urls.json"
 def games_verify() -> tuple[int, list[str]]:
     """Every finished game verifies (replay, seed commitment, outcome)."""
     # Imported in each check: this module runs as a script, models load after django.setup().
-    from tournaments.models import Game
+    from games.models import Game
     from tournaments.verification import verify_game
 
     problems = []

@@ -75,6 +75,28 @@ def _row_counts(url: str) -> dict[str, int]:
         }
 
 
+def _schema(url: str) -> dict[str, list[str]]:
+    """Every index and constraint name in the database, by table: a state-only move keeps them."""
+    with psycopg.connect(url) as conn:
+        names: dict[str, list[str]] = {}
+        for table, name in conn.execute(
+            "SELECT tablename, indexname FROM pg_indexes WHERE schemaname = 'public'"
+            " UNION SELECT conrelid::regclass::text, conname FROM pg_constraint"
+            " WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2"
+        ):
+            names.setdefault(table, []).append(name)
+        return names
+
+
+def _content_types(url: str) -> dict[int, tuple[str, str]]:
+    with psycopg.connect(url) as conn:
+        rows = conn.execute("SELECT id, app_label, model FROM django_content_type")
+        return {pk: (label, model) for pk, label, model in rows}
+
+
+MOVED = {"competitor", "game", "seat", "move", "outcome", "gamerecord", "gamecheckpoint"}
+
+
 def _run(module: list[str], url: str) -> str:
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": ""}
     done = subprocess.run(
@@ -86,9 +108,16 @@ def _run(module: list[str], url: str) -> str:
 
 def test_the_snapshot_migrates_with_every_row_game_rating_and_page_intact(snapshot_copy) -> None:
     before = _row_counts(snapshot_copy)
+    schema = _schema(snapshot_copy)
+    content_types = _content_types(snapshot_copy)
     _run(["manage.py", "migrate", "--noinput"], snapshot_copy)
     after = _row_counts(snapshot_copy)
     assert {table: after.get(table) for table in before} == before
+    assert {t: n for t, n in _schema(snapshot_copy).items() if t in schema} == schema
+    # The moved models keep their content types' ids (admin log entries, permissions).
+    moved = {pk: ("games", model) for pk, (label, model) in content_types.items() if model in MOVED}
+    assert len(moved) == len(MOVED)
+    assert {pk: _content_types(snapshot_copy)[pk] for pk in moved} == moved
     result = json.loads(
         _run(["-m", "tests.migration_snapshot.check"], snapshot_copy).splitlines()[-1]
     )

@@ -18,10 +18,10 @@ from django.utils import timezone
 
 import engines
 from engines import CHANCE, Dealer, State
+from games.models import Competitor, Game, Move, Outcome, Seat
 from ratings.results import final_ranks
 from tournaments import claims, referee
 from tournaments.decisions import Decision
-from tournaments.models import Competitor, Game, Move, Outcome, Seat
 from tournaments.statecache import load_state
 
 

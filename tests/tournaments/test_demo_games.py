@@ -15,9 +15,9 @@ from django.test import Client
 
 import engines
 from botapi.models import Bot
+from games.models import Game
 from harbormaster.demo import EXAMPLE_BOTS, SUSPENDED_REASON, example_bots
 from ratings.models import Rating
-from tournaments.models import Game
 from tournaments.seating import example_bots_username
 from tournaments.verification import verify_game
 

@@ -31,6 +31,7 @@ from harbormaster_bot.server import Turn
 import engines
 from botapi import protocol
 from engines import CHANCE
+from games.models import Game, Move, Seat
 from ratings.models import Rating, RatingChange
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
@@ -38,7 +39,6 @@ from tests.tournaments.played import fast_forward
 from tournaments import house_bot, referee
 from tournaments.creation import create_game
 from tournaments.decisions import Decision
-from tournaments.models import Game, Move, Seat
 from tournaments.statecache import load_state
 from tournaments.verification import verify_game
 

@@ -15,7 +15,7 @@ import engines
 from botapi.api.fields import BoundedDictField
 from botapi.api.serializers import QuerySerializer, RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
-from tournaments.models import Game
+from games.models import Game
 from tournaments.rating_rules import RatedRefused, decide_rated
 from tournaments.seating import SeatRefused, seat_bot, seatable_bots_by_id
 

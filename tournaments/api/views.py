@@ -26,11 +26,11 @@ from botapi.api.errors import Conflict
 from botapi.api.pagination import NewestFirstCursorPagination
 from botapi.api.plain_data import Representer, representer
 from botapi.capacity import BotAtCapacity
+from games.models import Game, Seat
 from harbormaster import pagecache, pagecache_tokens
 from tournaments import game_export, spectator
 from tournaments.api import serializers as s
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Game, Seat
 from tournaments.verification import NotVerifiable, verify_game
 
 NOT_FOUND = OpenApiResponse(description="No such game.")

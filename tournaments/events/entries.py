@@ -39,9 +39,10 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from games.models import Competitor, Game, Seat
 from tournaments.dispatch import schedule_advance
 from tournaments.house_bot import forfeit_seats
-from tournaments.models import Competitor, Entrant, Game, Seat, Tournament
+from tournaments.models import Entrant, Tournament
 
 from .eligibility import pool_refusal, why_cannot_play
 from .errors import EventError

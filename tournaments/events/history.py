@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from games.models import Game, Seat
 from tournaments import formats
-from tournaments.models import Entrant, Game, Round, Seat, Table, Tournament
+from tournaments.models import Entrant, Round, Table, Tournament
 
 from .seed_order import rating_scores
 

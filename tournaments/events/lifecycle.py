@@ -29,8 +29,9 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
+from games.models import Game
 from tournaments import formats
-from tournaments.models import Entrant, Game, Round, Tournament
+from tournaments.models import Entrant, Round, Tournament
 from tournaments.signals import games_settled
 
 from . import seed_order, seeds

@@ -23,7 +23,8 @@ from datetime import timedelta
 from django.utils import timezone
 
 from engines import CHANCE
-from tournaments.models import Entrant, Game, Round, Seat, Tournament
+from games.models import Game, Seat
+from tournaments.models import Entrant, Round, Tournament
 from tournaments.players import GRACE_MS
 
 from .eligibility import bot_of, why_cannot_play

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.models import Competitor, Tournament
+from games.models import Competitor
+from tournaments.models import Tournament
 
 from .errors import EventError
 

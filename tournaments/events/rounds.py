@@ -44,9 +44,10 @@ from django.db.models import F
 from django.utils import timezone
 
 import engines
+from games.models import Game
 from tournaments import formats
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Entrant, Game, Round, Table, Tournament
+from tournaments.models import Entrant, Round, Table, Tournament
 
 from .history import active_entrants, history_of
 from .seeds import game_seed

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.models import Game
 from tournaments import events, statecache, tasks
-from tournaments.models import Game, Round
+from tournaments.models import Round
 
 from .conftest import finish_games, running_games
 from .test_rounds import started_event

@@ -20,10 +20,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import engines
+from games.models import Game, GameCheckpoint, GameRecord, Move
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
 from tournaments import live_record, records
-from tournaments.models import Game, GameCheckpoint, GameRecord, Move, Round, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 from tournaments.record_builder import CHECKPOINT_EVERY, checkpoint_json
 
 pytestmark = pytest.mark.django_db

@@ -19,12 +19,13 @@ from rest_framework.test import APIClient
 
 import engines
 from engines import CHANCE
+from games.models import Game, Move
 from ratings.results import final_ranks
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
 from tournaments import person_moves, referee, statecache
 from tournaments.creation import create_game
-from tournaments.models import Game, Move, Round, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 

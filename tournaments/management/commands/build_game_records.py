@@ -14,8 +14,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from games.models import Game
 from tournaments import records
-from tournaments.models import Game
 
 
 class Command(BaseCommand):

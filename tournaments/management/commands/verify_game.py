@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.models import Game
+from games.models import Game
 from tournaments.verification import NotVerifiable, verify_game
 
 
