@@ -43,7 +43,7 @@ from engines import CHANCE, Dealer
 
 def game_log(slug: str, players: int, seed: int) -> list[Any]:
     """The moves of a whole seeded game, as unsaved Move rows."""
-    from tournaments.models import Move
+    from games.models import Move
 
     state = engines.get(slug).new_game(players)
     dealer, rng = Dealer(seed), random.Random(seed)
@@ -99,8 +99,8 @@ def engine_pages(seed: int) -> None:
 
 def long_game() -> Any:
     """The longest of a few seeded 4-player Grog Island games, stored as a finished game."""
+    from games.models import Competitor, Game, Move, Outcome, Seat
     from ratings.results import final_ranks
-    from tournaments.models import Competitor, Game, Move, Outcome, Seat
 
     moves = max((game_log("grog_island", 4, seed) for seed in range(20)), key=len)
     rules = engines.get("grog_island")
@@ -154,8 +154,8 @@ def request_pages(database_url: str | None) -> None:
     configure(database_url)
     from django.test import Client
 
+    from games.models import GameRecord
     from tournaments import records
-    from tournaments.models import GameRecord
 
     game = long_game()
     client = Client()
