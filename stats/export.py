@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+from common import csv_text
+from common.csv_text import spreadsheet_safe
 from games.models import Competitor
-from harbormaster import csv_text
-from harbormaster.csv_text import spreadsheet_safe
 
 from . import competitor as stats
 from .filters import GameFilters

@@ -42,8 +42,8 @@ from typing import NamedTuple
 from django.db import connection
 from django.utils import timezone
 
+from common.sql_tables import quoted_tables
 from games.models import Game
-from harbormaster.sql_tables import quoted_tables
 from ratings.models import Rating, RatingChange, RatingScope
 from tournaments.models import League
 

@@ -32,7 +32,8 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from harbormaster import jsonparse, socket_limits
+from common import jsonparse
+from harbormaster import socket_limits
 
 from . import broadcast, person_moves
 from .person_moves import PlayError, Viewer

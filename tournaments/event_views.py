@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from common.csv_text import spreadsheet_safe
 from harbormaster import pagecache_tokens
-from harbormaster.csv_text import spreadsheet_safe
 from harbormaster.pagecache import cached_page
 from tournaments.models import League
 

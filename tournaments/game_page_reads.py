@@ -17,8 +17,8 @@ from typing import NamedTuple
 
 from django.db import connection
 
+from common.sql_tables import quoted_tables
 from games.models import Competitor, Game, Seat
-from harbormaster.sql_tables import quoted_tables
 from ratings.models import RatingChange, RatingScope
 from tournaments import spectator
 from tournaments.models import League
