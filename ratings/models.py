@@ -10,7 +10,6 @@ from __future__ import annotations
 from django.db import models
 
 from games.models import Competitor, Game
-from tournaments.models import League
 
 
 class RatingScope(models.Model):
@@ -27,7 +26,11 @@ class RatingScope(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     engine = models.CharField(max_length=30)
     league = models.OneToOneField(
-        League, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_scope"
+        "tournaments.League",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_scope",
     )
     systems = models.JSONField(help_text='{"elo": {"params": {...}, "library": "..."}, ...}')
     created_at = models.DateTimeField(auto_now_add=True)

@@ -23,9 +23,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game
-from tournaments import pagecache_bumps
 
-from . import ledger
+from . import ledger, signals
 from .models import Rating, RatingChange, RatingScope
 from .results import rated_seats
 from .scopes import lock_for_apply, scopes_for
@@ -108,7 +107,8 @@ def apply_game_result(game: Game) -> int:
     now = timezone.now()
     Game.objects.filter(pk=game.pk).update(finished_at=now)
     changes: list[RatingChange] = []
-    pagecache_bumps.game_rated(game, competitors)  # its ladders, page and competitor pages
+    # Its ladders, page and competitor pages (the page cache listens).
+    signals.game_rated.send(sender=RatingChange, game=game, competitor_ids=competitors)
     for scope in scopes:
         for name, conf in scope.systems.items():
             system = get_system(name)

@@ -26,24 +26,12 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from common.readonly_admin import ReadOnlyAdmin
 from games.models import Competitor, Game, GameRecord, Move, Outcome, Seat
 
 from .spectator import is_public
 
 HIDDEN = "hidden until the game is finished"
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The referee writes these rows; people only read them (no add, change or delete)."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class NamesProtectedRecords:

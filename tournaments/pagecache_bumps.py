@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import Q
 
@@ -78,6 +79,16 @@ def scope_recomputed(engine: str, is_global: bool) -> None:
     if is_global:
         names.append(tokens.ladder(engine))
     pagecache.bump_on_commit(*names)
+
+
+def on_game_rated(sender: Any, game: Game, competitor_ids: Iterable[int], **kwargs: Any) -> None:
+    """The ``ratings.signals.game_rated`` receiver."""
+    game_rated(game, competitor_ids)
+
+
+def on_scope_recomputed(sender: Any, engine: str, is_global: bool, **kwargs: Any) -> None:
+    """The ``ratings.signals.scope_recomputed`` receiver."""
+    scope_recomputed(engine, is_global)
 
 
 def _resolve() -> list[str]:
