@@ -121,11 +121,11 @@ def play_one_game(competitor_ids: Sequence[int], engine: str, rng: random.Random
 
     from engines import CHANCE, Dealer
     from games.models import Competitor, Game, Move
-    from tournaments import claims
+    from games.referee import claims
+    from games.referee.decisions import Decision
+    from games.referee.statecache import load_state
     from tournaments.creation import create_game
-    from tournaments.decisions import Decision
     from tournaments.referee import advance
-    from tournaments.statecache import load_state
 
     competitors = list(Competitor.objects.filter(pk__in=competitor_ids))
     with transaction.atomic():

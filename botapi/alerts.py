@@ -43,7 +43,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game, Move, Seat
-from tournaments.decisions import FORFEITED
+from games.referee.decisions import FORFEITED
 
 from . import protocol
 from .client import default_client

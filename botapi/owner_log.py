@@ -24,7 +24,7 @@ from django.db import connections
 from django.db.models import F, Q, QuerySet
 
 from games.models import Game, Move, Seat
-from tournaments.decisions import FORFEITED
+from games.referee.decisions import FORFEITED
 
 from .client import Fault
 from .models import Bot

@@ -31,7 +31,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from games.models import Move
-from tournaments.decisions import FORFEITED
+from games.referee.decisions import FORFEITED
 
 from .models import Bot
 from .owner_log import bot_moves

@@ -38,8 +38,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Game, Move, Seat
-from tournaments import referee, statecache
-from tournaments.decisions import Decision
+from games.referee import statecache
+from games.referee.decisions import Decision
+from tournaments import referee
 from tournaments.dispatch import schedule_advance
 from tournaments.players import GRACE_MS
 

@@ -22,7 +22,7 @@ from django.db import transaction
 
 from engines import State
 from games.models import Game, Move, Seat
-from tournaments.decisions import Decision, default_decision
+from games.referee.decisions import Decision, default_decision
 
 from . import protocol, services, turn_signals
 from .client import default_client

@@ -271,7 +271,7 @@ class Outcome(models.Model):
 
 
 class GameRecord(models.Model):
-    """A finished game's public record, computed once (``tournaments.records``), never edited.
+    """A finished game's public record, computed once (``games.records.stored``), never edited.
 
     ``plies`` is one ``[seat, action, description, events]`` per logged ply, as JSON text:
     who moved, the action and its ``describe`` text (shown only once the game's
@@ -310,7 +310,7 @@ class GameCheckpoint(models.Model):
     Stored with its game's :class:`GameRecord` (same transaction) every
     ``records.CHECKPOINT_EVERY`` plies, so a page of the board replay starts
     from the nearest one instead of ply 0. It is a whole state (``to_json``,
-    secrets included, like the move log itself): only ``tournaments.replay``
+    secrets included, like the move log itself): only ``games.records.replay``
     reads it, and turns it into views through ``board_model``; nothing sends it.
     """
 

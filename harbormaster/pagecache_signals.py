@@ -71,11 +71,11 @@ def connect() -> None:
     """Connect the receivers (``HarbormasterConfig.ready``)."""
     from botapi.models import Bot
     from games.models import Competitor
+    from games.signals import games_settled
     from people.models import Profile
     from ratings import signals as ratings_signals
     from tournaments import pagecache_bumps
     from tournaments.models import ArenaEntry, Entrant, League, Tournament
-    from tournaments.signals import games_settled
 
     user = get_user_model()
     post_save.connect(_user_saved, sender=user, dispatch_uid="pagecache-user-save")

@@ -19,7 +19,7 @@ class StatsConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from games.models import Outcome
-        from tournaments.signals import games_settled
+        from games.signals import games_settled
 
         from .tallies import on_games_settled, on_outcome_saved
 

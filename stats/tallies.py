@@ -1,7 +1,7 @@
 """Adding counted games to the competitor tallies (``stats.models``), exactly once each.
 
 :func:`settle` runs inside the transaction that finished or aborted games (the
-``tournaments.signals.games_settled`` receiver, connected in
+``games.signals.games_settled`` receiver, connected in
 ``StatsConfig.ready``): among those games and the other games of their
 duplicate sets, each that is now counted and not yet marked gets a
 :class:`~stats.models.CountedGame` mark and is added to the tallies. The

@@ -9,7 +9,7 @@ keys, and the admin's delete page names the protected rows.
 Tournaments and leagues -- the organiser's side -- are in ``admin_events``
 and ``admin_leagues`` (imported at the end, registered on the same site).
 
-Hidden information stays hidden here too (``tournaments.spectator.is_public``
+Hidden information stays hidden here too (``games.spectator.is_public``
 decides, as for the public pages): until a game is finished, its seed, its
 moves' actions and the bots' request/reply excerpts (which carry a seat's
 private view) are not shown, and the seed is not searchable.
@@ -28,8 +28,7 @@ from django.utils.safestring import SafeString
 
 from common.readonly_admin import ReadOnlyAdmin
 from games.models import Competitor, Game, GameRecord, Move, Outcome, Seat
-
-from .spectator import is_public
+from games.spectator import is_public
 
 HIDDEN = "hidden until the game is finished"
 
@@ -241,4 +240,4 @@ class GameRecordAdmin(ReadOnlyAdmin):
         return game_links(record.game)
 
 
-from . import admin_events, admin_leagues  # noqa: E402, F401  (the organiser's admin)
+from tournaments import admin_events, admin_leagues  # noqa: E402, F401  (the organiser's admin)

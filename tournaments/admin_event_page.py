@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 
 from games.models import Game
+from tournaments import events
 from tournaments.models import Tournament
-
-from . import events
 
 
 def public_page(tournament: Tournament) -> str:

@@ -17,9 +17,8 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
+from tournaments import events
 from tournaments.models import Tournament
-
-from . import events
 
 Status = Tournament.Status
 BEFORE_START = (Status.DRAFT, Status.ENTRIES_OPEN)

@@ -46,12 +46,11 @@ from django.utils import timezone
 import engines
 from games.models import Competitor, Game, Seat
 from ratings.systems import TRUESKILL_DEFAULTS
+from tournaments.creation import GameSetupError, create_game
+from tournaments.formats import FormatError
+from tournaments.formats.arena import Candidate, match
 from tournaments.models import ArenaEntry, League
-
-from .creation import GameSetupError, create_game
-from .formats import FormatError
-from .formats.arena import Candidate, match
-from .seating import example_bots_username
+from tournaments.seating import example_bots_username
 
 log = logging.getLogger(__name__)
 

@@ -17,10 +17,9 @@ from django.utils import timezone
 
 import engines
 from games.models import Competitor, Game, Seat
+from tournaments import pagecache_bumps, players, rating_rules
+from tournaments.dispatch import schedule_advance
 from tournaments.models import League, Tournament
-
-from . import pagecache_bumps, players, rating_rules
-from .dispatch import schedule_advance
 
 MAX_SEED_LENGTH = Game._meta.get_field("seed").max_length
 

@@ -15,9 +15,8 @@ from typing import Any
 from common import csv_text
 from harbormaster.id_paths import id_paths
 from ratings.models import RatingScope
-
-from . import leaderboards
-from .leaderboards import Ladder, LeaderboardRow
+from tournaments import leaderboards
+from tournaments.leaderboards import Ladder, LeaderboardRow
 
 CSV_COLUMNS = (
     "rank",

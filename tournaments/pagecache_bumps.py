@@ -60,7 +60,7 @@ def game_created(game: Game, competitor_ids: Iterable[int]) -> None:
 
 
 def games_settled(sender: object = None, game_ids: Iterable[int] = (), **kwargs: object) -> None:
-    """Games finished or aborted (the ``tournaments.signals.games_settled`` receiver)."""
+    """Games finished or aborted (the ``games.signals.games_settled`` receiver)."""
     _ids.games.update(game_ids)
     pagecache.bump_on_commit(tokens.RESULTS, later=_resolve)
 

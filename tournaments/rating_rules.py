@@ -34,8 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.models import Competitor, Game
-
-from .seating import example_bots_username, is_house_bot
+from tournaments.seating import example_bots_username, is_house_bot
 
 if TYPE_CHECKING:
     from botapi.models import Bot

@@ -22,12 +22,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
+from games import spectator
 from games.models import Game, Move, Outcome, Seat
-
-from . import broadcast, claims, house_bot, live_record, players, records, spectator, statecache
-from .decisions import FORFEITED, Decision, default_decision
-from .dispatch import others_waiting, schedule_advance
-from .signals import games_settled
+from games.records import live as live_record
+from games.records import stored as records
+from games.referee import claims, house_bot, statecache
+from games.referee.decisions import FORFEITED, Decision, default_decision
+from games.signals import games_settled
+from tournaments import broadcast, players
+from tournaments.dispatch import others_waiting, schedule_advance
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +291,7 @@ def advance(game_id: int) -> str:
         table = _Table(game, statecache.load_state(game))
         return _advance(table)
     except Exception as exc:
-        from .step_failures import step_failed
+        from tournaments.step_failures import step_failed
 
         seat = table.answering if table is not None else None
         return step_failed(game_id, game.next_ply, seat, exc)
@@ -490,10 +493,9 @@ def finish(game_id: int, state: State | None = None) -> bool:
     duplicate set, the set's other games' pages are told they may now show
     their end.
     """
-    from ratings.results import final_ranks
+    from games.ranks import final_ranks
     from ratings.services import apply_game_result
-
-    from . import arena, events
+    from tournaments import arena, events
 
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)

@@ -12,8 +12,9 @@ from rest_framework.test import APIClient
 
 from botapi import protocol, pull, services
 from games.models import Game, Move, Seat
+from games.referee import statecache
 from tests.factories import BotFactory
-from tournaments import players, statecache
+from tournaments import players
 from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

@@ -19,8 +19,8 @@ from rest_framework.test import APIClient
 
 from botapi import poll_slots, pull, pullwait, services, turn_signals
 from games.models import Game
+from games.referee import statecache
 from tests.factories import BotFactory
-from tournaments import statecache
 from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

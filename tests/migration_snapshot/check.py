@@ -24,7 +24,7 @@ def games_verify() -> tuple[int, list[str]]:
     """Every finished game verifies (replay, seed commitment, outcome)."""
     # Imported in each check: this module runs as a script, models load after django.setup().
     from games.models import Game
-    from tournaments.verification import verify_game
+    from games.records.verification import verify_game
 
     problems = []
     finished = Game.objects.filter(status=Game.Status.FINISHED).order_by("pk")

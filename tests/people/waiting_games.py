@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from engines import CHANCE
 from games.models import Competitor, Game, Seat
+from games.referee.statecache import load_state
 from tests.tournaments.played import played_game
-from tournaments.statecache import load_state
 
 
 def running_game(

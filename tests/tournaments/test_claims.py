@@ -10,11 +10,11 @@ import pytest
 from django.db import Error, IntegrityError, connection, transaction
 
 from games.models import Game, Move
+from games.referee import claims
+from games.referee.decisions import Decision
 from tests.factories import CompetitorFactory
 from tests.tournaments import workers
-from tournaments import claims
 from tournaments.creation import create_game
-from tournaments.decisions import Decision
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -120,7 +120,7 @@ def test_competitor_game_rows_write_what_the_loop_wrote(zone: str, language: str
 
 
 def test_seats_read_as_rows_are_the_prefetched_seats() -> None:
-    from tournaments import spectator
+    from games import spectator
 
     _games()
     prefetched = list(listings.games_with_seats().order_by("id"))

@@ -1,6 +1,6 @@
 """What the game API reads and writes; every 400 names the field.
 
-Reading a game goes through :mod:`tournaments.spectator` (the visibility
+Reading a game goes through :mod:`games.spectator` (the visibility
 rules live there); these serializers only describe its shape for the schema.
 """
 

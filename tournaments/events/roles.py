@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Competitor
+from tournaments.events.errors import EventError
 from tournaments.models import Tournament
-
-from .errors import EventError
 
 
 def is_organiser(tournament: Tournament, user: Any) -> bool:

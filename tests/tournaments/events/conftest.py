@@ -79,7 +79,7 @@ def complete_log(game: Game, seed: int = 0) -> None:
     """
     from engines import CHANCE, Dealer
     from games.models import Move
-    from tournaments.statecache import load_state
+    from games.referee.statecache import load_state
 
     game.refresh_from_db()
     state = load_state(game)

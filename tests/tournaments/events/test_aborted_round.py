@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from games.models import Game
-from tournaments import events, statecache, tasks
+from games.referee import statecache
+from tournaments import events, tasks
 from tournaments.models import Round
 
 from .conftest import finish_games, running_games

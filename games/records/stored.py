@@ -12,8 +12,8 @@ right after its commit), and kept:
   actions may be shown is still decided on every read by ``spectator.is_public``
   (a duplicate set still being played keeps them hidden), never here.
 * :class:`~games.models.GameCheckpoint`: the engine state every
-  :data:`~tournaments.record_builder.CHECKPOINT_EVERY` plies, from which the
-  board replay starts a page (``tournaments.replay``).
+  :data:`~games.records.builder.CHECKPOINT_EVERY` plies, from which the
+  board replay starts a page (``games.records.replay``).
 
 Storing must never make a finish fail: :func:`store_after_finish` logs and
 returns on any error, and whatever reads a record builds a missing one on the
@@ -34,9 +34,8 @@ from django.db.models import Q, QuerySet
 
 import engines
 from games.models import Game, GameCheckpoint, GameRecord, Move
-
-from . import live_record
-from .record_builder import RecordBuilder, Row, checkpoint_json
+from games.records import live as live_record
+from games.records.builder import RecordBuilder, Row, checkpoint_json
 
 log = logging.getLogger(__name__)
 

@@ -27,8 +27,7 @@ from django.db.models import JSONField
 from django.utils import timezone
 
 from games.models import Game, Move, Seat
-
-from .decisions import Decision
+from games.referee.decisions import Decision
 
 ANSWER_TIMEOUT_S = 60.0
 """How long a sent claim may take to answer before the connection is given up as broken."""

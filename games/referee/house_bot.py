@@ -33,8 +33,7 @@ from harbormaster_bot.examples.greedy.common import request_rng
 
 from engines import State
 from games.models import Competitor, Move, Seat
-
-from .decisions import FORFEITED, Decision, default_decision
+from games.referee.decisions import FORFEITED, Decision, default_decision
 
 log = logging.getLogger(__name__)
 
