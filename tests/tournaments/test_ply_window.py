@@ -77,8 +77,8 @@ def test_a_windowed_list_steps_through_every_position_in_a_browser(
 ) -> None:
     """The board covers the whole game from any window; the list marks the plies it holds."""
     from tests.browser_site import artefacts
-    from tests.tournaments.replay.test_replay_in_browser import key, no_errors, wait_for
     from tests.tournaments.boards.webdriver import MISSING, Browser
+    from tests.tournaments.replay.test_replay_in_browser import key, no_errors, wait_for
 
     if MISSING is not None:
         pytest.skip(MISSING)

@@ -17,8 +17,8 @@ from games.models import Game, GameRecord, Outcome
 from games.records import stored as records
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory
-from tests.tournaments.replay.test_game_records import fresh_replay
 from tests.tournaments.played import play_as_people
+from tests.tournaments.replay.test_game_records import fresh_replay
 from tournaments import referee
 from tournaments.creation import create_game
 
