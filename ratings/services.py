@@ -18,6 +18,7 @@ ordered the same way by the clock as by the locks, and a recompute in
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -79,6 +80,11 @@ def _locked_ratings(
         .order_by("pk")
     )
     return {(r.scope_id, r.system, r.competitor_id): r for r in rows}
+
+
+def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
+    """The ``games.signals.game_finished`` receiver (connected in ``RatingsConfig.ready``)."""
+    apply_game_result(game)
 
 
 @transaction.atomic
