@@ -43,12 +43,14 @@ demo: $(INSTALLED)
 	$(PY) manage.py demo_serve --host $(HOST) --port $(PORT)
 
 test: $(INSTALLED)
+	$(VENV)/bin/lint-imports
 	DATABASE_URL='$(DATABASE_URL)' REDIS_URL='$(REDIS_URL)' HM_ARTEFACTS='$(HM_ARTEFACTS)' \
 		$(PY) -m pytest -n $(PYTEST_WORKERS)
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: $(INSTALLED)
 	$(VENV)/bin/ruff format .

@@ -29,9 +29,9 @@ def _pages(sample: int, rng: random.Random) -> list[tuple[str, str]]:
     from django.urls import reverse
 
     import engines
+    from games.models import Competitor, Game
     from people.models import Profile
     from stats.views import competitor_url
-    from tournaments.models import Competitor, Game
 
     pages = [("lists", "/"), ("lists", "/games/"), ("lists", "/api/v1/games/")]
     pages.append(("ladder overview", "/leaderboards/"))
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     for _, path in pages:
         assert client.get(path).status_code == 200, path
     stored = Counter(kind for kind, path in pages if client.get(path).get("X-Page-Cache") == "hit")
-    from tournaments.models import Competitor
+    from games.models import Competitor
 
     # One bot with a page (and its versions), two without: the other pages are unrelated.
     played = Competitor.objects.filter(bot__isnull=False).order_by("pk")[:1]

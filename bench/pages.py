@@ -131,7 +131,7 @@ def _prefix(slug: str) -> list[tuple[int, dict]]:
 
 
 def _ready(games: int) -> bool:
-    from tournaments.models import Competitor, Game
+    from games.models import Competitor, Game
 
     return (
         Game.objects.count() == games + LONG_GAMES
@@ -155,9 +155,9 @@ def generate(games: int) -> None:
 
     import engines
     from engines import CHANCE
+    from games.models import Competitor
     from people.models import Profile
     from ratings.scopes import global_scope
-    from tournaments.models import Competitor
 
     slugs = [engine.slug for engine in engines.all_engines()]
     rng = random.Random(17)
@@ -347,10 +347,10 @@ def pages() -> list[tuple[str, str, str]]:
     ``who`` is "" (anonymous), :data:`SIGNED_IN` (the bench person, signed in: their
     own header around the cached content) or "owner" (the bench bot's owner).
     """
+    from games.models import Game
     from ratings.models import Rating
     from tournaments.game_cursor import Cursor
     from tournaments.leaderboards import PAGE_SIZE
-    from tournaments.models import Game
 
     middle = Game.objects.filter(listed=True).order_by("-created_at", "-id")
     middle = middle[Game.objects.count() // 2]

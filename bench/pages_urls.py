@@ -19,7 +19,7 @@ def trivial_user(request: HttpRequest) -> HttpResponse:
 
 def one_query(request: HttpRequest) -> HttpResponse:
     """The floor of a page that reads the database at all: one query by primary key."""
-    from tournaments.models import Game
+    from games.models import Game
 
     return HttpResponse(str(Game.objects.filter(pk=1).values_list("engine", flat=True).first()))
 

@@ -64,9 +64,9 @@ def _insert(log: Sequence[Any]) -> Any:
     """Write the log as finished rated manila games; return the manila global scope."""
     from django.db import transaction
 
+    from games.models import Competitor, Game, Outcome, Seat
     from ratings.models import Rating, RatingChange
     from ratings.scopes import global_scope
-    from tournaments.models import Competitor, Game, Outcome, Seat
 
     with transaction.atomic():
         RatingChange.objects.all().delete()
@@ -126,8 +126,8 @@ def _settle() -> None:
     """
     from django.db import connection
 
+    from games.models import Game, Outcome, Seat
     from ratings.models import Rating, RatingChange
-    from tournaments.models import Game, Outcome, Seat
 
     if connection.vendor != "postgresql":
         return

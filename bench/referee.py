@@ -93,7 +93,7 @@ def make_bots(slug: str, count: int, think_ms: float):
 
 
 def wait_finished(game_ids: list[int], limit_s: float) -> None:
-    from tournaments.models import Game
+    from games.models import Game
 
     deadline = time.monotonic() + limit_s
     while time.monotonic() < deadline:
@@ -114,7 +114,7 @@ def game_exchanges(game_ids: list[int]) -> list[Exchange]:
     Each is what the referee sent (view, legal actions, the events since the
     seat's last request), with ``game`` id -1 so the bots time it apart.
     """
-    from tournaments.models import Game, Move
+    from games.models import Game, Move
 
     exchanges = []
     for game in Game.objects.filter(pk__in=game_ids).order_by("pk"):
@@ -230,8 +230,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def run(args: argparse.Namespace) -> None:
+    from games.models import Game, Move
     from tests.tournaments.workers import worker_farm
-    from tournaments.models import Game, Move
 
     slug, players = args.engine, args.players
     if not args.debug:  # the workers' settings, read from the environment they inherit

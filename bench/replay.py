@@ -5,7 +5,7 @@
 For a whole seeded game of each engine (random legal moves, the minimum and
 maximum player counts): its plies, and for the spectator and for seat 0 the
 milliseconds to build the first and the last page of ``replay.MAX_PAGE``
-positions from ply 0 (``tournaments.replay.page_positions``: replaying the log
+positions from ply 0 (``games.records.replay.page_positions``: replaying the log
 and a ``board_model`` per position; no database, no HTTP) and the size of that
 page as JSON.
 
@@ -43,7 +43,7 @@ from engines import CHANCE, Dealer
 
 def game_log(slug: str, players: int, seed: int) -> list[Any]:
     """The moves of a whole seeded game, as unsaved Move rows."""
-    from tournaments.models import Move
+    from games.models import Move
 
     state = engines.get(slug).new_game(players)
     dealer, rng = Dealer(seed), random.Random(seed)
@@ -57,7 +57,7 @@ def game_log(slug: str, players: int, seed: int) -> list[Any]:
 
 
 def page(slug: str, players: int, moves: list[Any], seat: int | None, start: int):
-    from tournaments.replay import MAX_PAGE, page_positions
+    from games.records.replay import MAX_PAGE, page_positions
 
     began = time.perf_counter()
     end = min(start + MAX_PAGE, len(moves) + 1)
@@ -77,7 +77,7 @@ def page(slug: str, players: int, moves: list[Any], seat: int | None, start: int
 
 
 def engine_pages(seed: int) -> None:
-    from tournaments.replay import MAX_PAGE
+    from games.records.replay import MAX_PAGE
 
     print(f"page = {MAX_PAGE} positions, replayed from ply 0; ms is the median of 3 builds")
     print(f"{'engine':12} {'pl':>2} {'plies':>5} {'viewer':>9} {'page':>5} {'ms':>7} {'KiB':>7}")
@@ -99,8 +99,8 @@ def engine_pages(seed: int) -> None:
 
 def long_game() -> Any:
     """The longest of a few seeded 4-player Grog Island games, stored as a finished game."""
-    from ratings.results import final_ranks
-    from tournaments.models import Competitor, Game, Move, Outcome, Seat
+    from games.models import Competitor, Game, Move, Outcome, Seat
+    from games.ranks import final_ranks
 
     moves = max((game_log("grog_island", 4, seed) for seed in range(20)), key=len)
     rules = engines.get("grog_island")
@@ -135,7 +135,7 @@ def long_game() -> Any:
 @contextmanager
 def records_bypassed():
     """No stored record is read or written: every request replays the log from ply 0."""
-    from tournaments import records
+    from games.records import stored as records
 
     saved = records.stored, records.checkpoint, records.store
     records.stored = lambda game: None
@@ -154,8 +154,8 @@ def request_pages(database_url: str | None) -> None:
     configure(database_url)
     from django.test import Client
 
-    from tournaments import records
-    from tournaments.models import GameRecord
+    from games.models import GameRecord
+    from games.records import stored as records
 
     game = long_game()
     client = Client()

@@ -120,12 +120,12 @@ def play_one_game(competitor_ids: Sequence[int], engine: str, rng: random.Random
     from django.db import transaction
 
     from engines import CHANCE, Dealer
-    from tournaments import claims
+    from games.models import Competitor, Game, Move
+    from games.referee import claims
+    from games.referee.decisions import Decision
+    from games.referee.statecache import load_state
     from tournaments.creation import create_game
-    from tournaments.decisions import Decision
-    from tournaments.models import Competitor, Game, Move
     from tournaments.referee import advance
-    from tournaments.statecache import load_state
 
     competitors = list(Competitor.objects.filter(pk__in=competitor_ids))
     with transaction.atomic():
@@ -156,7 +156,7 @@ class Traffic:
     """The request stream's model (module docstring): ``next()`` gives (kind, path)."""
 
     def __init__(self, rng: random.Random, bot_paths: dict[int, str]) -> None:
-        from tournaments.models import Game
+        from games.models import Game
 
         self.rng = rng
         self.competitors = [1, *sorted(bot_paths)]  # the person, then the bots
@@ -212,8 +212,8 @@ def stream(requests: int, writes_every: int, seed: int) -> Seen:
     from django.db import close_old_connections
     from django.test import Client
 
+    from games.models import Game
     from harbormaster import pagecache
-    from tournaments.models import Game
 
     rng = random.Random(seed)
     traffic = Traffic(rng, give_bot_pages())

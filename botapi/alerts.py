@@ -42,8 +42,8 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.decisions import FORFEITED
-from tournaments.models import Game, Move, Seat
+from games.models import Game, Move, Seat
+from games.referee.decisions import FORFEITED
 
 from . import protocol
 from .client import default_client

@@ -9,6 +9,11 @@ class BotApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import owner_cache
+        from games import players
+        from games.models import Competitor
 
+        from . import owner_cache
+        from .seat_player import BOT_SEATS
+
+        players.register(Competitor.Kind.BOT, BOT_SEATS)  # the referee asks bots' seats here
         owner_cache.connect()  # a bot, its alerts or its name written: its owner page reads afresh

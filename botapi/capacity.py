@@ -46,7 +46,7 @@ from typing import Any
 
 from django.db.models import Count
 
-from tournaments.models import Competitor, Game, Seat
+from games.models import Competitor, Game, Seat
 from tournaments.seating import is_house_bot
 
 from .models import Bot

@@ -16,7 +16,7 @@ Rules (bot protocol v1, ``docs/bot-protocol.md``):
   body streams in), not just per-phase timeouts;
 * the reply body is capped (64 KiB by default), redirects are never
   followed (a 3xx is a fault), replies must be ``application/json``;
-* a reply is parsed by :func:`harbormaster.jsonparse.loads`: nested at most
+* a reply is parsed by :func:`common.jsonparse.loads`: nested at most
   64 levels deep (unknown fields included), UTF-8, no ``NaN``, no number
   beyond a double's range, no lone surrogate -- anything else is an
   ``invalid_json`` fault, never an exception (Python's own parser raises
@@ -50,7 +50,7 @@ from typing import Any
 import httpx
 from harbormaster_bot.signing import sign_headers
 
-from harbormaster import jsonparse
+from common import jsonparse
 
 from . import protocol
 from .lookups import Lookups

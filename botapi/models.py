@@ -1,6 +1,6 @@
 """Registered bots: who owns them, how the referee reaches them, and how healthy they are.
 
-A :class:`Bot` is always a :class:`tournaments.models.Competitor` (one to one):
+A :class:`Bot` is always a :class:`games.models.Competitor` (one to one):
 seats, ratings and leaderboards point at the competitor, and the bot adds
 what only a program needs -- an endpoint, a signing secret, a pull token,
 a status and health. Create and delete bots through :mod:`botapi.services`,
@@ -81,7 +81,7 @@ class Bot(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
     )
     competitor = models.OneToOneField(
-        "tournaments.Competitor",
+        "games.Competitor",
         on_delete=models.CASCADE,
         related_name="bot",
         help_text="The bot's seat-holding, rated identity.",
@@ -185,7 +185,7 @@ class BotAlert(models.Model):
     key = models.CharField(max_length=80)
     kind = models.CharField(max_length=12, choices=Kind.choices)
     game = models.ForeignKey(
-        "tournaments.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     ply = models.PositiveIntegerField(null=True, blank=True)
     fault_kind = models.CharField(max_length=30, blank=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 
-from tournaments import spectator
-from tournaments.models import Game
+from games import spectator
+from games.models import Game
 
 from . import protocol, services
 from .client import default_client

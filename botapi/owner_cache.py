@@ -38,9 +38,9 @@ from typing import Any, TypeVar
 
 from django.db.models.signals import post_delete, post_save
 
+from games.models import Competitor
 from harbormaster import pagecache
 from people import versioned
-from tournaments.models import Competitor
 
 from .models import Bot, BotAlert
 

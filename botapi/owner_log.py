@@ -23,8 +23,8 @@ from typing import Any
 from django.db import connections
 from django.db.models import F, Q, QuerySet
 
-from tournaments.decisions import FORFEITED
-from tournaments.models import Game, Move, Seat
+from games.models import Game, Move, Seat
+from games.referee.decisions import FORFEITED
 
 from .client import Fault
 from .models import Bot

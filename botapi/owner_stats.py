@@ -30,8 +30,8 @@ from django.db.models import Aggregate, Count, FloatField, Q, QuerySet
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from tournaments.decisions import FORFEITED
-from tournaments.models import Move
+from games.models import Move
+from games.referee.decisions import FORFEITED
 
 from .models import Bot
 from .owner_log import bot_moves

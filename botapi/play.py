@@ -51,8 +51,8 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from harbormaster_bot.server import SECRET_ENV
 
 import engines
+from games.models import Game, Move
 from tournaments.creation import create_game
-from tournaments.models import Game, Move
 from tournaments.referee import FORFEITED
 
 from . import services

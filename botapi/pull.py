@@ -37,10 +37,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import referee, statecache
-from tournaments.decisions import Decision
+from games.models import Game, Move, Seat
+from games.referee import statecache
+from games.referee.decisions import Decision
+from tournaments import referee
 from tournaments.dispatch import schedule_advance
-from tournaments.models import Game, Move, Seat
 from tournaments.players import GRACE_MS
 
 from . import protocol

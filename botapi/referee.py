@@ -21,8 +21,8 @@ from functools import partial
 from django.db import transaction
 
 from engines import State
-from tournaments.decisions import Decision, default_decision
-from tournaments.models import Game, Move, Seat
+from games.models import Game, Move, Seat
+from games.referee.decisions import Decision, default_decision
 
 from . import protocol, services, turn_signals
 from .client import default_client

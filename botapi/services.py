@@ -33,7 +33,8 @@ from botapi import alerts
 from botapi.client import BotClient, CallResult, default_client
 from botapi.models import Bot, hash_pull_token
 from botapi.ssrf import AddressPolicy, check_endpoint
-from tournaments.models import ArenaEntry, Competitor, Entrant, Seat
+from games.models import Competitor, Seat
+from tournaments.models import ArenaEntry, Entrant
 
 PERIODIC_PING_AFTER = timedelta(minutes=5)
 """A periodic ping skips a bot pinged more recently than this (just registered, pinged by hand)."""

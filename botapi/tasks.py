@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.models import Game
+from games.models import Game
 
 from . import alerts, notify, services
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from django.db.models import Count
 
+from games import spectator
+from games.models import Seat
 from ratings.models import Rating, RatingScope
-from tournaments import spectator
-from tournaments.models import Seat
 
 from .models import Bot
 

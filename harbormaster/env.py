@@ -328,7 +328,7 @@ def bot_endpoint_allow(environ: Mapping[str, str], debug: bool) -> list[str] | b
 
 
 def trusted_proxies(environ: Mapping[str, str]) -> list[str]:
-    """The proxies whose ``X-Forwarded-For`` is believed (``harbormaster.client_address``).
+    """The proxies whose ``X-Forwarded-For`` is believed (``common.client_address``).
 
     Unset: none, so a client's address is the address it connected from and a
     header it sends changes nothing. Set: a comma-separated list of addresses

@@ -10,7 +10,7 @@ One attempt:
 
 1. :func:`begin` counts it, before any password is looked at, against the
    account (the username as typed, case-insensitively) and against the client's
-   address (``harbormaster.client_address.throttle_ident``: ``X-Forwarded-For``
+   address (``common.client_address.throttle_ident``: ``X-Forwarded-For``
    only from trusted proxies). Counting first, with an atomic increment, means
    parallel guesses cannot all slip past one check.
 2. If either count is over its limit for the current window, the attempt is
@@ -49,7 +49,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
-from harbormaster.client_address import throttle_ident
+from common.client_address import throttle_ident
 
 log = logging.getLogger(__name__)
 

@@ -70,10 +70,12 @@ def _user_saved(sender: Any, update_fields: Any = None, **kwargs: Any) -> None:
 def connect() -> None:
     """Connect the receivers (``HarbormasterConfig.ready``)."""
     from botapi.models import Bot
+    from games.models import Competitor
+    from games.signals import games_settled
     from people.models import Profile
+    from ratings import signals as ratings_signals
     from tournaments import pagecache_bumps
-    from tournaments.models import ArenaEntry, Competitor, Entrant, League, Tournament
-    from tournaments.signals import games_settled
+    from tournaments.models import ArenaEntry, Entrant, League, Tournament
 
     user = get_user_model()
     post_save.connect(_user_saved, sender=user, dispatch_uid="pagecache-user-save")
@@ -92,3 +94,10 @@ def connect() -> None:
         post_delete.connect(_event_deleted, sender=model, dispatch_uid=f"pagecache-del-{name}")
     # Games finished or aborted: their pages, their sets', engines' and competitors'.
     games_settled.connect(pagecache_bumps.games_settled, dispatch_uid="pagecache-settled")
+    # Ratings applied or recomputed: their ladders, games and competitors.
+    ratings_signals.game_rated.connect(
+        pagecache_bumps.on_game_rated, dispatch_uid="pagecache-rated"
+    )
+    ratings_signals.scope_recomputed.connect(
+        pagecache_bumps.on_scope_recomputed, dispatch_uid="pagecache-recomputed"
+    )

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "harbormaster",
+    "games",
     "tournaments",
     "botapi",
     "ratings",
@@ -212,7 +213,7 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password_from_key": "20/m/ip",
     "login_failed": "10/m/ip,5/300s/key",
 }
-# Proxies whose X-Forwarded-For names the client (harbormaster.client_address);
+# Proxies whose X-Forwarded-For names the client (common.client_address);
 # none by default, so a client's own header changes nothing.
 TRUSTED_PROXIES = env.trusted_proxies(ENVIRON)
 
@@ -279,7 +280,7 @@ REST_FRAMEWORK = {
     # Only views that name a scope are limited: pings (the server contacts a URL
     # of the user's choosing) and password-for-token exchanges (whose failures
     # harbormaster.login_throttle limits besides). Counted per user, or per
-    # client address as harbormaster.client_address derives it.
+    # client address as common.client_address derives it.
     "DEFAULT_THROTTLE_CLASSES": ["harbormaster.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"bot-ping": "60/minute", "auth-token": "60/minute"},
 }
@@ -297,12 +298,12 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EngineEnum": "botapi.models.engine_slugs",
         "BotStatusEnum": "botapi.models.Bot.Status",
-        "GameStatusEnum": "tournaments.models.Game.Status",
+        "GameStatusEnum": "games.models.Game.Status",
         "TournamentStatusEnum": "tournaments.models.Tournament.Status",
         "EntrantStatusEnum": "tournaments.models.Entrant.Status",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         # bot/person: an entrant's and a leaderboard row's; the name it had first, kept stable.
-        "EntrantKindEnum": "tournaments.models.Competitor.Kind",
+        "EntrantKindEnum": "games.models.Competitor.Kind",
         "LeaderboardKindEnum": "tournaments.leaderboards.KINDS",
         "LeaderboardSystemEnum": "tournaments.leaderboards.SYSTEMS",
     },

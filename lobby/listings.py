@@ -16,8 +16,9 @@ from django.urls import reverse
 
 import engines
 from botapi.models import Bot
-from tournaments import listings, seating, spectator
-from tournaments.models import Competitor, Game, Seat
+from games import spectator
+from games.models import Competitor, Game, Seat
+from tournaments import listings, seating
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable

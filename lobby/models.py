@@ -46,7 +46,7 @@ class LobbyTable(models.Model):
         help_text="Why a full table has not started yet (a busy bot, a missing consent).",
     )
     game = models.OneToOneField(
-        "tournaments.Game",
+        "games.Game",
         null=True,
         blank=True,
         # The game is the record: no table may take it away.
@@ -84,7 +84,7 @@ class LobbySeat(models.Model):
     table = models.ForeignKey(LobbyTable, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()
     competitor = models.ForeignKey(
-        "tournaments.Competitor",
+        "games.Competitor",
         null=True,
         blank=True,
         # A deleted account empties its seat; a started game keeps its own seats.

@@ -30,11 +30,11 @@ from django.utils import timezone
 import engines
 from botapi.capacity import BotAtCapacity
 from botapi.models import Bot
+from games.models import Competitor
 from people.models import Profile
 from people.services import ensure_person
 from tournaments import rating_rules, seating
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Competitor
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable

@@ -8,7 +8,7 @@
   not "the username and/or password are not correct", which would read as a
   verdict on the password.
 * allauth's own rate limits (sign-up, password reset, failed logins) count
-  clients as ``harbormaster.client_address.throttle_ident`` does, so
+  clients as ``common.client_address.throttle_ident`` does, so
   ``TRUSTED_PROXIES`` means the same thing to them as to every other throttle.
 * "Signed in" / "signed out" messages are dropped: the header says who is
   signed in, and the site's other pages show no messages.
@@ -23,8 +23,8 @@ from django import forms
 from django.db import transaction
 from django.http import HttpRequest
 
+from common.client_address import throttle_ident
 from harbormaster import login_throttle
-from harbormaster.client_address import throttle_ident
 
 from . import services
 

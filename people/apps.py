@@ -13,9 +13,14 @@ class PeopleConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
+        from games import players
+        from games.models import Competitor
         from harbormaster import pagecache
 
         from . import auth_cache, header, prefetch, seated
+        from .seat_player import PERSON_SEATS
+
+        players.register(Competitor.Kind.PERSON, PERSON_SEATS)  # a person's move comes later
 
         auth_cache.connect()  # a user saved or deleted: their cached row is stale
         seated.connect()  # a person seated in a new game: the badge asks the database again

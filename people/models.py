@@ -1,6 +1,6 @@
 """A person's account beside Django's user: their competitor and their choices.
 
-A person plays as a :class:`tournaments.models.Competitor` of kind ``person``.
+A person plays as a :class:`games.models.Competitor` of kind ``person``.
 :class:`Profile` ties the user to exactly one such competitor (both links are
 one-to-one, so the database refuses a second profile or a shared competitor)
 and holds what the person chooses about their play. Create profiles through
@@ -20,7 +20,7 @@ class Profile(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
     )
     competitor = models.OneToOneField(
-        "tournaments.Competitor",
+        "games.Competitor",
         # RESTRICT: the competitor is not deleted alone, but deleting the user deletes
         # both (the competitor's seats still protect a person who has played).
         on_delete=models.RESTRICT,

@@ -34,7 +34,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models.signals import post_save
 
-from tournaments.models import Competitor, Game, Seat
+from games.models import Competitor, Game, Seat
 
 from . import versioned
 

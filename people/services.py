@@ -16,9 +16,10 @@ from django.db import transaction
 from django.db.models import QuerySet
 
 from botapi.models import Bot
+from games.models import Competitor, Game, Seat
 from ratings.models import Rating, RatingScope
 from tournaments import game_cursor, listings
-from tournaments.models import Competitor, Game, League, Seat
+from tournaments.models import League
 
 from .models import Profile
 

@@ -17,11 +17,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
+from games.models import Competitor
 from harbormaster import login_throttle, pagecache_tokens
 from harbormaster.pagecache import cached_page
 from stats.pages import competitor_sections
 from tournaments import game_cursor
-from tournaments.models import Competitor
 
 from . import services, waiting
 from .forms import ConsentForm

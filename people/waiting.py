@@ -4,7 +4,7 @@ A game waits for a user when a seat held by their *person* competitor is to
 move in it and has not forfeited (a forfeited seat's defaults are the
 referee's). A bot the user owns does not count: its moves come from the bot.
 
-Who is to move is the referee's state (``tournaments.statecache``), rebuilt
+Who is to move is the referee's state (``games.referee.statecache``), rebuilt
 from the move log, so the badge can never disagree with the play page. The
 cost is fixed whatever the person plays: one query for their running seats
 (at most :data:`MAX_GAMES` of them) and at most one for the moves the state
@@ -22,9 +22,9 @@ from typing import Any
 from django.urls import reverse
 
 import engines
-from tournaments import statecache
+from games.models import Competitor, Game, Seat
+from games.referee import statecache
 from tournaments.listings import engine_name
-from tournaments.models import Competitor, Game, Seat
 
 from . import seated
 

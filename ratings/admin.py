@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from tournaments.admin import ReadOnlyAdmin
+from common.readonly_admin import ReadOnlyAdmin
 
 from .models import Rating, RatingChange, RatingScope
 

@@ -9,9 +9,11 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from games.signals import game_finished, games_settled
+
+        from .services import on_game_finished, on_games_settled
+
+        # In the finishing transaction: the result is rated once, or not at all with it.
+        game_finished.connect(on_game_finished, dispatch_uid="ratings.apply")
         # An abort may close a duplicate set whose finished games wait for it (services).
-        from tournaments.signals import games_settled
-
-        from .services import on_games_settled
-
         games_settled.connect(on_games_settled, dispatch_uid="ratings.closed_sets")

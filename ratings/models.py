@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from tournaments.models import Competitor, Game, League
+from games.models import Competitor, Game
 
 
 class RatingScope(models.Model):
@@ -26,7 +26,11 @@ class RatingScope(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     engine = models.CharField(max_length=30)
     league = models.OneToOneField(
-        League, null=True, blank=True, on_delete=models.CASCADE, related_name="rating_scope"
+        "tournaments.League",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating_scope",
     )
     systems = models.JSONField(help_text='{"elo": {"params": {...}, "library": "..."}, ...}')
     created_at = models.DateTimeField(auto_now_add=True)

@@ -22,10 +22,9 @@ from typing import Any
 
 from django.db import transaction
 
-from tournaments import pagecache_bumps
-from tournaments.models import Seat
+from games.models import Seat
 
-from . import bulk, ledger
+from . import bulk, ledger, signals
 from .models import Rating, RatingChange, RatingScope
 from .results import rated_seats
 from .scopes import games_of
@@ -170,7 +169,11 @@ def recompute_scope(
     counts = {}
     with transaction.atomic():
         # Every rating of the scope changes: its ladder, competitor and game pages.
-        pagecache_bumps.scope_recomputed(scope.engine, scope.kind == RatingScope.Kind.GLOBAL)
+        signals.scope_recomputed.send(
+            sender=RatingScope,
+            engine=scope.engine,
+            is_global=scope.kind == RatingScope.Kind.GLOBAL,
+        )
         # Live applications of this scope wait from here to the commit (module docstring);
         # the log is read only now, so it holds every game committed before.
         RatingScope.objects.select_for_update().get(pk=scope.pk)

@@ -8,7 +8,7 @@ from typing import Any
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef
 
-from tournaments.models import Game, League
+from games.models import Game
 
 from .models import RatingScope
 from .systems import SYSTEMS, get_system
@@ -47,8 +47,12 @@ def global_scope(engine: str) -> RatingScope:
     )
 
 
-def league_scope(league: League) -> RatingScope:
-    """A league's own ratings (rated games played in that league)."""
+def league_scope(league: Any) -> RatingScope:
+    """A league's own ratings (rated games played in that league).
+
+    ``league`` is a ``tournaments.League``, read by its fields only: the events
+    app sits above ratings, which never imports it.
+    """
     return _get_or_create(
         {"kind": RatingScope.Kind.LEAGUE, "league": league},
         {"engine": league.engine, "systems": systems_config()},

@@ -36,10 +36,9 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from tournaments import pagecache_bumps
-from tournaments.models import Game
+from games.models import Game
 
-from . import ledger
+from . import ledger, signals
 from .models import Rating, RatingChange, RatingScope
 from .results import rated_seats
 from .scopes import lock_for_apply, scopes_for
@@ -94,6 +93,11 @@ def _locked_ratings(
         .order_by("pk")
     )
     return {(r.scope_id, r.system, r.competitor_id): r for r in rows}
+
+
+def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
+    """The ``games.signals.game_finished`` receiver (connected in ``RatingsConfig.ready``)."""
+    apply_game_result(game)
 
 
 @transaction.atomic
@@ -196,7 +200,8 @@ def _apply(game: Game, after: datetime | None = None) -> tuple[int, datetime | N
         now = after + timedelta(microseconds=1)
     Game.objects.filter(pk=game.pk).update(finished_at=now)
     changes: list[RatingChange] = []
-    pagecache_bumps.game_rated(game, competitors)  # its ladders, page and competitor pages
+    # Its ladders, page and competitor pages (the page cache listens).
+    signals.game_rated.send(sender=RatingChange, game=game, competitor_ids=competitors)
     for scope in scopes:
         for name, conf in scope.systems.items():
             system = get_system(name)

@@ -24,8 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from botapi.api.serializers import QuerySerializer
+from games.models import Competitor, Game
 from tournaments.api.serializers import MAX_ID, EngineField, PublicSeatSerializer
-from tournaments.models import Competitor, Game
 
 from . import competitor as stats
 from . import export

@@ -18,8 +18,8 @@ class StatsConfig(AppConfig):
         # A signal, not a call from tournaments: stats sits above tournaments and ratings.
         from django.db.models.signals import post_save
 
-        from tournaments.models import Outcome
-        from tournaments.signals import games_settled
+        from games.models import Outcome
+        from games.signals import games_settled
 
         from .tallies import on_games_settled, on_outcome_saved
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from harbormaster import csv_text
-from harbormaster.csv_text import spreadsheet_safe
-from tournaments.models import Competitor
+from common import csv_text
+from common.csv_text import spreadsheet_safe
+from games.models import Competitor
 
 from . import competitor as stats
 from .filters import GameFilters

@@ -42,9 +42,10 @@ from typing import NamedTuple
 from django.db import connection
 from django.utils import timezone
 
-from harbormaster.sql_tables import quoted_tables
+from common.sql_tables import quoted_tables
+from games.models import Game
 from ratings.models import Rating, RatingChange, RatingScope
-from tournaments.models import Game, League
+from tournaments.models import League
 
 from .models import CountedGame
 

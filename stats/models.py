@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from tournaments.models import Competitor, Game
+from games.models import Competitor, Game
 
 SEAT_SUMS = ("games", "firsts", "rank_sum", "rank_count", "score_sum", "score_count")
 """The summed columns of :class:`SeatTally`: settled by increments, read as averages."""

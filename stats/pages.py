@@ -12,7 +12,7 @@ from typing import Any
 from django.http import QueryDict
 from django.urls import reverse
 
-from tournaments.models import Competitor
+from games.models import Competitor
 
 from . import competitor as stats
 from .filters import GameFilters, from_page

@@ -1,7 +1,7 @@
 """Adding counted games to the competitor tallies (``stats.models``), exactly once each.
 
 :func:`settle` runs inside the transaction that finished or aborted games (the
-``tournaments.signals.games_settled`` receiver, connected in
+``games.signals.games_settled`` receiver, connected in
 ``StatsConfig.ready``): among those games and the other games of their
 duplicate sets, each that is now counted and not yet marked gets a
 :class:`~stats.models.CountedGame` mark and is added to the tallies. The
@@ -25,7 +25,8 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 
-from tournaments.models import Game, Outcome, Seat, Table
+from games.models import Game, Outcome, Seat
+from tournaments.models import Table
 
 from .competitor import counted
 from .models import OPPONENT_SUMS, SEAT_SUMS, CountedGame, OpponentTally, SeatTally

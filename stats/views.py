@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from botapi.models import Bot
+from games.models import Competitor
 from harbormaster import pagecache_tokens
 from harbormaster.pagecache import cached_page
 from tournaments import listings
-from tournaments.models import Competitor
 
 from .pages import competitor_sections
 

@@ -27,7 +27,7 @@ class CompetitorFactory(factory.django.DjangoModelFactory):
     """A bot competitor unless ``kind`` says otherwise."""
 
     class Meta:
-        model = "tournaments.Competitor"
+        model = "games.Competitor"
 
     kind = "bot"
     name = factory.Sequence(lambda n: f"competitor{n}")
@@ -46,7 +46,7 @@ class GameFactory(factory.django.DjangoModelFactory):
     """A scheduled game row (no seats); see ``finished_game`` for a whole result."""
 
     class Meta:
-        model = "tournaments.Game"
+        model = "games.Game"
 
     engine = "manila"
     engine_version = "1"
@@ -61,7 +61,7 @@ def finished_game(competitors, ranks, *, forfeited=None, rated=True, scores=None
     """A finished game with seats and an outcome, as the referee leaves it."""
     from django.utils import timezone
 
-    from tournaments.models import Game, Outcome, Seat
+    from games.models import Game, Outcome, Seat
 
     game = GameFactory(
         num_players=len(competitors),
@@ -104,6 +104,6 @@ class BotFactory(factory.django.DjangoModelFactory):
 
 def seat_bot(game, bot, position, **fields):
     """Seat ``bot`` at ``game`` in ``position``."""
-    from tournaments.models import Seat
+    from games.models import Seat
 
     return Seat.objects.create(game=game, position=position, competitor=bot.competitor, **fields)

@@ -9,7 +9,7 @@ keys, and the admin's delete page names the protected rows.
 Tournaments and leagues -- the organiser's side -- are in ``admin_events``
 and ``admin_leagues`` (imported at the end, registered on the same site).
 
-Hidden information stays hidden here too (``tournaments.spectator.is_public``
+Hidden information stays hidden here too (``games.spectator.is_public``
 decides, as for the public pages): until a game is finished, its seed, its
 moves' actions and the bots' request/reply excerpts (which carry a seat's
 private view) are not shown, and the seed is not searchable.
@@ -26,23 +26,11 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from .models import Competitor, Game, GameRecord, Move, Outcome, Seat
-from .spectator import is_public
+from common.readonly_admin import ReadOnlyAdmin
+from games.models import Competitor, Game, GameRecord, Move, Outcome, Seat
+from games.spectator import is_public
 
 HIDDEN = "hidden until the game is finished"
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The referee writes these rows; people only read them (no add, change or delete)."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class NamesProtectedRecords:
@@ -252,4 +240,4 @@ class GameRecordAdmin(ReadOnlyAdmin):
         return game_links(record.game)
 
 
-from . import admin_events, admin_leagues  # noqa: E402, F401  (the organiser's admin)
+from tournaments import admin_events, admin_leagues  # noqa: E402, F401  (the organiser's admin)

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from django.urls import reverse
 
-from . import events
-from .models import Game, Tournament
+from games.models import Game
+from tournaments import events
+from tournaments.models import Tournament
 
 
 def public_page(tournament: Tournament) -> str:

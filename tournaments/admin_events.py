@@ -33,11 +33,11 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from . import events
-from .admin import NamesProtectedRecords
-from .admin_event_page import public_page, rounds_view, standings_view
-from .admin_forms import AddEntrantsForm, ReasonForm, TournamentForm
-from .admin_steps import (
+from tournaments import events
+from tournaments.admin import NamesProtectedRecords
+from tournaments.admin_event_page import public_page, rounds_view, standings_view
+from tournaments.admin_forms import AddEntrantsForm, ReasonForm, TournamentForm
+from tournaments.admin_steps import (
     BEFORE_START,
     ENTRANT_STEPS,
     EVENT_STEPS,
@@ -47,7 +47,7 @@ from .admin_steps import (
     run_service,
     run_step,
 )
-from .models import Entrant, Tournament
+from tournaments.models import Entrant, Tournament
 
 SERVICE_OWNED = (
     "status",

@@ -15,8 +15,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 import engines
-
-from .models import Competitor, League, Tournament
+from games.models import Competitor
+from tournaments.models import League, Tournament
 
 
 def table_size_errors(

@@ -14,9 +14,9 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .admin import NamesProtectedRecords
-from .admin_forms import LeagueForm, arena_refusal
-from .models import ArenaEntry, League
+from tournaments.admin import NamesProtectedRecords
+from tournaments.admin_forms import LeagueForm, arena_refusal
+from tournaments.models import ArenaEntry, League
 
 
 class ArenaEntryForm(forms.ModelForm):

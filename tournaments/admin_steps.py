@@ -17,8 +17,8 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 
-from . import events
-from .models import Tournament
+from tournaments import events
+from tournaments.models import Tournament
 
 Status = Tournament.Status
 BEFORE_START = (Status.DRAFT, Status.ENTRIES_OPEN)

@@ -32,10 +32,10 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from harbormaster import jsonparse, socket_limits
-
-from . import broadcast, person_moves
-from .person_moves import PlayError, Viewer
+from common import jsonparse
+from harbormaster import socket_limits
+from tournaments import broadcast, person_moves
+from tournaments.person_moves import PlayError, Viewer
 
 MAX_FRAME_CHARS = 1024
 """Longer incoming frames are refused unread: a real one is a few dozen characters."""

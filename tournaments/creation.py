@@ -16,10 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
-
-from . import pagecache_bumps, players, rating_rules
-from .dispatch import schedule_advance
-from .models import Competitor, Game, League, Seat, Tournament
+from games.models import Competitor, Game, Seat
+from tournaments import pagecache_bumps, players, rating_rules
+from tournaments.dispatch import schedule_advance
+from tournaments.models import League, Tournament
 
 MAX_SEED_LENGTH = Game._meta.get_field("seed").max_length
 

@@ -32,7 +32,7 @@ def schedule_advance(game_id: int) -> None:
 
 def enqueue_advance(game_id: int) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        from .tasks import advance_game
+        from tournaments.tasks import advance_game
 
         advance_game.delay(game_id)
         return
@@ -52,7 +52,7 @@ def schedule_clock_check(game_id: int, ply: int, delay_s: float) -> None:
     task cannot wait for its countdown). With eager Celery but the embedded
     scheduler off (tests that drive clocks themselves), nothing is scheduled.
     """
-    from .tasks import check_clock
+    from tournaments.tasks import check_clock
 
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         check_clock.apply_async((game_id, ply), countdown=delay_s)
@@ -91,7 +91,7 @@ def _advance_queue(app) -> str:
 
 
 def _drain(first: int) -> None:
-    from .referee import advance
+    from tournaments.referee import advance
 
     _local.pending = pending = deque([first])
     failure: BaseException | None = None

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
+from games import spectator
+from games.models import Game
 from ratings.models import RatingScope
-
-from . import formats, listings, spectator
-from .events.rounds import settings_of
-from .formats import standings
-from .models import Entrant, Game, League, Round, Tournament
+from tournaments import formats, listings
+from tournaments.events.rounds import settings_of
+from tournaments.formats import standings
+from tournaments.models import Entrant, League, Round, Tournament
 
 Status = Tournament.Status
 

@@ -16,15 +16,14 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from common.csv_text import spreadsheet_safe
 from harbormaster import pagecache_tokens
-from harbormaster.csv_text import spreadsheet_safe
 from harbormaster.pagecache import cached_page
-
-from . import event_listings, events, ladder_pages
-from .events import standings as event_standings
-from .events.rounds import settings_of
-from .formats import standings as pure_standings
-from .models import League
+from tournaments import event_listings, events, ladder_pages
+from tournaments.events import standings as event_standings
+from tournaments.events.rounds import settings_of
+from tournaments.formats import standings as pure_standings
+from tournaments.models import League
 
 ARENA_GAMES_ON_LEAGUE_PAGE = 10
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from django.db.models import Q, QuerySet
 from django.http import Http404, QueryDict
 
-from .models import Game
+from games.models import Game
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)

@@ -17,10 +17,11 @@ from typing import NamedTuple
 
 from django.db import connection
 
-from harbormaster.sql_tables import quoted_tables
+from common.sql_tables import quoted_tables
+from games import spectator
+from games.models import Competitor, Game, Seat
 from ratings.models import RatingChange, RatingScope
-from tournaments import spectator
-from tournaments.models import Competitor, Game, League, Seat
+from tournaments.models import League
 
 
 class SeatRow(NamedTuple):
@@ -35,7 +36,7 @@ class SeatRow(NamedTuple):
     withdrawn: bool
 
     def public_row(self) -> tuple[int, int, str, str, bool, bool]:
-        """The :data:`tournaments.spectator.SeatRow` part, which ``public_seats`` reads."""
+        """The :data:`games.spectator.SeatRow` part, which ``public_seats`` reads."""
         return self[:6]
 
 

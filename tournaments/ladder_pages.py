@@ -17,10 +17,9 @@ from django.core.paginator import Page
 from django.urls import reverse
 
 from ratings.models import RatingScope
-
-from . import ladder_params
-from . import leaderboards as lb
-from .leaderboards import Ladder, LeaderboardRow
+from tournaments import ladder_params
+from tournaments import leaderboards as lb
+from tournaments.leaderboards import Ladder, LeaderboardRow
 
 KIND_LABELS = {"all": "Everyone", "bot": "Bots", "person": "People"}
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from .leaderboards import DEFAULT_KIND, DEFAULT_SYSTEM, KINDS, SYSTEMS, Ladder
+from tournaments.leaderboards import DEFAULT_KIND, DEFAULT_SYSTEM, KINDS, SYSTEMS, Ladder
 
 
 @dataclass(frozen=True)

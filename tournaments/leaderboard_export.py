@@ -4,7 +4,7 @@ Both carry the same fields, in the same order as the page shows the rows:
 rank, the competitor (id, name, kind), games, provisional, value (the Elo
 rating or mu), sigma (empty for Elo), score (what ranks) and the competitor
 page's path. Names a spreadsheet would run as a formula are written as text
-(:mod:`harbormaster.csv_text`, as in ``standings.csv``).
+(:mod:`common.csv_text`, as in ``standings.csv``).
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from harbormaster import csv_text
+from common import csv_text
 from harbormaster.id_paths import id_paths
 from ratings.models import RatingScope
-
-from . import leaderboards
-from .leaderboards import Ladder, LeaderboardRow
+from tournaments import leaderboards
+from tournaments.leaderboards import Ladder, LeaderboardRow
 
 CSV_COLUMNS = (
     "rank",

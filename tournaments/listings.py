@@ -1,6 +1,6 @@
 """What the web pages list: recent games with their results, a page at a time.
 
-Everything here is built from :mod:`tournaments.spectator`'s rules (results,
+Everything here is built from :mod:`games.spectator`'s rules (results,
 seeds and actions only once a game is finished); lists are paged by cursor
 (:mod:`tournaments.game_cursor`), and leaderboards ranked in the database
 (:mod:`tournaments.leaderboards`). Views only render it.
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 import engines
+from games import spectator
+from games.models import Game, Seat
 from ratings.models import RatingScope
-
-from . import game_cursor, spectator
-from .models import Game, Seat
+from tournaments import game_cursor
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from typing import Any
 
 from django.db.models import Q
 
+from games.models import Competitor, Game, Seat
 from harbormaster import pagecache
 from harbormaster import pagecache_tokens as tokens
-
-from .models import Competitor, Game, Seat
 
 
 class _Ids(threading.local):
@@ -60,7 +60,7 @@ def game_created(game: Game, competitor_ids: Iterable[int]) -> None:
 
 
 def games_settled(sender: object = None, game_ids: Iterable[int] = (), **kwargs: object) -> None:
-    """Games finished or aborted (the ``tournaments.signals.games_settled`` receiver)."""
+    """Games finished or aborted (the ``games.signals.games_settled`` receiver)."""
     _ids.games.update(game_ids)
     pagecache.bump_on_commit(tokens.RESULTS, later=_resolve)
 
@@ -79,6 +79,16 @@ def scope_recomputed(engine: str, is_global: bool) -> None:
     if is_global:
         names.append(tokens.ladder(engine))
     pagecache.bump_on_commit(*names)
+
+
+def on_game_rated(sender: Any, game: Game, competitor_ids: Iterable[int], **kwargs: Any) -> None:
+    """The ``ratings.signals.game_rated`` receiver."""
+    game_rated(game, competitor_ids)
+
+
+def on_scope_recomputed(sender: Any, engine: str, is_global: bool, **kwargs: Any) -> None:
+    """The ``ratings.signals.scope_recomputed`` receiver."""
+    scope_recomputed(engine, is_global)
 
 
 def _resolve() -> list[str]:

@@ -21,13 +21,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from botapi.referee import charge_time_bank
-
-from . import broadcast, house_bot, referee, replay, spectator, statecache
-from .board_models import board_model
-from .decisions import Decision
-from .dispatch import schedule_advance
-from .models import Competitor, Game, Move, Seat
-from .players import GRACE_MS
+from games import spectator
+from games.boards import board_model
+from games.models import Competitor, Game, Move, Seat
+from games.records import replay
+from games.referee import house_bot, statecache
+from games.referee.decisions import Decision
+from tournaments import broadcast, referee
+from tournaments.dispatch import schedule_advance
+from tournaments.players import GRACE_MS
 
 
 class PlayError(Exception):

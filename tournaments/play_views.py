@@ -13,8 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 import engines
-
-from .models import Game
+from games.models import Game
 
 
 @require_GET

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games import spectator
+from games.models import Game
 from ratings.models import RatingScope
 from ratings.systems import get_system
-
-from . import game_page_reads, spectator
-from .game_page_reads import ChangeRow
-from .models import Game
+from tournaments import game_page_reads
+from tournaments.game_page_reads import ChangeRow
 
 SYSTEM_ORDER = ("elo", "trueskill", "openskill")
 SYSTEM_NAMES = {"elo": "Elo", "trueskill": "TrueSkill", "openskill": "OpenSkill"}

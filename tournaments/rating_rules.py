@@ -33,8 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .models import Competitor, Game
-from .seating import example_bots_username, is_house_bot
+from games.models import Competitor, Game
+from tournaments.seating import example_bots_username, is_house_bot
 
 if TYPE_CHECKING:
     from botapi.models import Bot

@@ -22,12 +22,16 @@ from django.db.models import F
 from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
-
-from . import broadcast, claims, house_bot, live_record, players, records, spectator, statecache
-from .decisions import FORFEITED, Decision, default_decision
-from .dispatch import others_waiting, schedule_advance
-from .models import Game, Move, Outcome, Seat
-from .signals import games_settled
+from games import spectator
+from games.models import Game, Move, Outcome, Seat
+from games.ranks import final_ranks
+from games.records import live as live_record
+from games.records import stored as records
+from games.referee import claims, house_bot, statecache
+from games.referee.decisions import FORFEITED, Decision, default_decision
+from games.signals import game_finished, games_settled
+from tournaments import broadcast, players
+from tournaments.dispatch import others_waiting, schedule_advance
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +292,7 @@ def advance(game_id: int) -> str:
         table = _Table(game, statecache.load_state(game))
         return _advance(table)
     except Exception as exc:
-        from .step_failures import step_failed
+        from tournaments.step_failures import step_failed
 
         seat = table.answering if table is not None else None
         return step_failed(game_id, game.next_ply, seat, exc)
@@ -490,11 +494,6 @@ def finish(game_id: int, state: State | None = None) -> bool:
     duplicate set, the set's other games' pages are told they may now show
     their end.
     """
-    from ratings.results import final_ranks
-    from ratings.services import apply_game_result
-
-    from . import arena, events
-
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.RUNNING:
@@ -510,13 +509,12 @@ def finish(game_id: int, state: State | None = None) -> bool:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
-        apply_game_result(game)
+        # Ratings, the event's round, the arena (their receivers), in this transaction.
+        game_finished.send(sender=Game, game=game)
         # Competitor statistics (stats) and the page cache's tokens of the game, its set,
         # its engine and its competitors (tournaments.pagecache_bumps), after the commit.
         games_settled.send(sender=Game, game_ids=[game.pk])
         players.game_finished(game)
-        events.on_game_finished(game)  # a tournament's round ends, its next one is queued
-        arena.on_game_finished(game)  # an arena game's entrants wait again
         _tell_finished(game, {"scores": result["scores"], "ranks": ranks})
         transaction.on_commit(lambda: statecache.forget(game))
         transaction.on_commit(lambda: live_record.forget(game))

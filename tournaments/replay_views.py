@@ -1,9 +1,9 @@
 """``/games/<id>/boards.json``: one page of the game page's board replay, as JSON.
 
 The page fetches it (instead of inlining a model per ply into the HTML); what
-the answer may hold is decided in :mod:`tournaments.replay`, and which seats the
+the answer may hold is decided in :mod:`games.records.replay`, and which seats the
 signed-in user holds (whose views they may see during the game) in
-:mod:`tournaments.seat_holders`.
+:mod:`games.seat_holders`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 import engines
-
-from . import listings, replay, seat_holders, spectator
+from games import seat_holders, spectator
+from games.records import replay
+from tournaments import listings
 
 
 @require_GET

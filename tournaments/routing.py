@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, path
 
-from .consumers import PlayConsumer
+from tournaments.consumers import PlayConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/games/<int:game_id>/", PlayConsumer.as_asgi(), name="ws-game"),

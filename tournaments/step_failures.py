@@ -30,8 +30,8 @@ import logging
 import redis.exceptions
 from django.db import InterfaceError, OperationalError, transaction
 
-from .models import Game
-from .signals import games_settled
+from games.models import Game
+from games.signals import games_settled
 
 log = logging.getLogger(__name__)
 
@@ -101,9 +101,9 @@ def _count(game_id: int, ply: int) -> int:
 
 def _charge_seat(game_id: int, ply: int, seat: int, what: str) -> bool:
     """Play the seat's default at ``ply`` with its fault; False if the game moved on meanwhile."""
-    from . import statecache
-    from .decisions import default_decision
-    from .referee import RefereeError, submit
+    from games.referee import statecache
+    from games.referee.decisions import default_decision
+    from tournaments.referee import RefereeError, submit
 
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.next_ply != ply:
@@ -130,7 +130,9 @@ def abort(game_id: int, reason: str) -> bool:
     it settles the game for statistics and cached pages; unlike it, the event
     goes on, so the game's round is told that one of its games is over.
     """
-    from . import events, live_record, statecache
+    from games.records import live as live_record
+    from games.referee import statecache
+    from tournaments import events
 
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()

@@ -13,9 +13,9 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from . import referee
-from .models import Game
-from .players import GRACE_MS
+from games.models import Game
+from tournaments import referee
+from tournaments.players import GRACE_MS
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ def pair_next_round(tournament_id: int, number: int) -> str:
     Idempotent: a second run finds the round made and does nothing; a
     failure is recorded on the event and retried by ``schedule_due_rounds``.
     """
-    from .events.rounds import pair_next
+    from tournaments.events.rounds import pair_next
 
     result = pair_next(tournament_id, number)
     level = logging.WARNING if result == "failed" else logging.DEBUG
@@ -89,7 +89,7 @@ def schedule_due_rounds() -> int:
     A round whose last game finished but whose pairing task was lost (a
     worker killed after the commit, a broker down) is found here.
     """
-    from .events.rounds import due_rounds
+    from tournaments.events.rounds import due_rounds
 
     due = due_rounds()
     for tournament_id, number in due:
@@ -104,6 +104,6 @@ def arena_pass() -> int:
     Beat runs it every few seconds; a pass that runs twice or late is
     harmless: each pass locks its league and seats only who is still free.
     """
-    from . import arena
+    from tournaments import arena
 
     return arena.run_passes()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import board_views, event_views, play_views, replay_views, verify_views, views
+from tournaments import board_views, event_views, play_views, replay_views, verify_views, views
 
 app_name = "tournaments"
 

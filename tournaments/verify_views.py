@@ -1,8 +1,8 @@
 """``/games/<id>/verify/``: a game's audit against its seed, for people to read.
 
 The same audit as ``GET /api/v1/games/{id}/verify/`` and ``manage.py
-verify_game`` (``tournaments.verification``), shown as checks in words
-(``tournaments.verify_checks``). A game whose record is not public yet gets
+verify_game`` (``games.records.verification``), shown as checks in words
+(``games.records.verify_checks``). A game whose record is not public yet gets
 the page too, saying why it cannot be verified yet, and nothing of its seed.
 """
 
@@ -13,10 +13,11 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 import engines
-
-from . import listings, spectator, verify_checks
-from .game_export import why_not_public
-from .verification import verify_game
+from games import spectator
+from games.records import verify_checks
+from games.records.export import why_not_public
+from games.records.verification import verify_game
+from tournaments import listings
 
 
 @require_GET

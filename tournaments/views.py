@@ -1,6 +1,6 @@
 """Server-rendered game pages: one game with its replay, and the leaderboards.
 
-What may be shown is decided in :mod:`tournaments.spectator` (no action,
+What may be shown is decided in :mod:`games.spectator` (no action,
 chance's included, and no seed before a game is finished); these views only
 gather it for the templates.
 """
@@ -14,10 +14,11 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 import engines
+from games import seat_holders, spectator
+from games.records import replay
 from harbormaster import pagecache_tokens
 from harbormaster.pagecache import cached_page
-
-from . import (
+from tournaments import (
     event_listings,
     game_cursor,
     game_page_reads,
@@ -26,11 +27,8 @@ from . import (
     listings,
     ply_window,
     rating_effects,
-    replay,
-    seat_holders,
-    spectator,
 )
-from . import leaderboards as leaderboards_
+from tournaments import leaderboards as leaderboards_
 
 GAMES_PER_PAGE = 50
 LEAGUES_ON_OVERVIEW = 20

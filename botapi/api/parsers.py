@@ -2,7 +2,7 @@
 
 DRF's own JSON parser hands the body to ``json.load``, which recurses once
 per nesting level: a 10 KB body of 5,000 ``[`` was a 500. This parser reads
-the body through :func:`harbormaster.jsonparse.loads` instead, so any body
+the body through :func:`common.jsonparse.loads` instead, so any body
 that is not acceptable JSON is a 400 ``parse_error`` in the API's error
 shape. It is the only parser (settings ``DEFAULT_PARSER_CLASSES``): the API
 and its documentation speak JSON only, and form or multipart bodies (which
@@ -22,7 +22,7 @@ from django.core.exceptions import TooManyFieldsSent
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, JSONParser, get_encoding
 
-from harbormaster import jsonparse
+from common import jsonparse
 
 
 class LimitedJSONParser(JSONParser):

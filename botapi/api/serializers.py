@@ -17,8 +17,8 @@ from botapi import services, versions
 from botapi.api import visibility
 from botapi.models import MAX_CONCURRENT_GAMES_LIMIT, Bot, engine_slugs
 from botapi.ssrf import EndpointRefused
+from games.models import Game, Move
 from tournaments import seating
-from tournaments.models import Game, Move
 
 READ_ONLY_HINTS = {
     "status": "change it with POST .../suspend/ or .../reactivate/",

@@ -28,9 +28,9 @@ from botapi.api.pagination import MoveLogPagination
 from botapi.api.parsers import FlatFormParser, LimitedJSONParser
 from botapi.api.permissions import IsBotOwner
 from botapi.models import Bot
+from games import spectator
+from games.models import Game, Seat
 from harbormaster import login_throttle
-from tournaments import spectator
-from tournaments.models import Game, Seat
 
 CONFLICT = OpenApiResponse(description="Not allowed in the bot's current state; `detail` says why.")
 NOT_FOUND = OpenApiResponse(description="No such bot among yours.")

@@ -29,8 +29,8 @@ from typing import Any
 
 from botapi.models import Bot
 from engines import CHANCE
-from tournaments import spectator
-from tournaments.models import Game, Move, Seat
+from games import spectator
+from games.models import Game, Move, Seat
 
 
 def record_public(game: Game) -> bool:

@@ -6,8 +6,8 @@ from datetime import datetime
 
 from django.test import Client
 
+from games.models import Game, Move, Seat
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, seat_bot
-from tournaments.models import Game, Move, Seat
 
 
 def duelist():

@@ -10,9 +10,9 @@ from harbormaster_bot import serve_in_background
 from rest_framework.test import APIClient
 
 from botapi.models import Bot, hash_pull_token
+from games.models import Competitor
 from tests.botapi.servers import unused_port
 from tests.factories import BotFactory, GameFactory, seat_bot
-from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 

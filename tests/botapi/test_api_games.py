@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from games.models import Game, Move, Outcome, Seat
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, seat_bot
-from tournaments.models import Game, Move, Outcome, Seat
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from botapi.models import Bot
+from games.models import Competitor, Game, Move
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory, GameFactory, UserFactory, seat_bot
-from tournaments.models import Competitor, Game, Move
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,9 @@ from django.db.models import ProtectedError
 
 from botapi import services
 from botapi.models import Bot, hash_pull_token
+from games.models import Competitor
 from tests.factories import BotFactory, GameFactory, LeagueFactory, UserFactory, seat_bot
-from tournaments.models import ArenaEntry, Competitor, Entrant, Tournament
+from tournaments.models import ArenaEntry, Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
 

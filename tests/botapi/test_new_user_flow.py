@@ -23,8 +23,8 @@ from rest_framework.test import APIClient
 import engines
 from botapi import services
 from botapi.client import default_client
+from games.models import Game
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 README = Path(__file__).resolve().parents[2] / "sdk" / "python" / "README.md"

@@ -18,12 +18,12 @@ from django.urls import reverse
 from botapi import alerts, owner_cache, services
 from botapi.models import Bot, BotAlert
 from botapi.owner_views import OwnerPage
+from games.models import Game, Move
+from games.referee.claims import claim_plies
+from games.referee.decisions import Decision
 from tests.botapi.owner_fixtures import duelist, game_with_moves, signed_in
 from tests.factories import UserFactory
 from tournaments import pagecache_bumps
-from tournaments.claims import claim_plies
-from tournaments.decisions import Decision
-from tournaments.models import Game, Move
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("page_cache")]
 

@@ -17,10 +17,10 @@ from django.utils import timezone
 
 from botapi import owner_stats
 from botapi.models import Bot
+from games.models import Game, Move
 from tests.botapi.owner_fixtures import duelist, game_with_moves, set_created, signed_in
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory, UserFactory
-from tournaments.models import Game, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -291,7 +291,7 @@ def test_moves_of_the_bot_are_all_of_its_seats_moves(bot) -> None:
     """Self-play: a bot holding two seats sees both seats' moves, each once."""
     game = game_with_moves(bot, [{"latency_ms": 1}], other_moves=0)
     Move.objects.filter(game=game, seat=1).delete()
-    from tournaments.models import Seat
+    from games.models import Seat
 
     Seat.objects.filter(game=game, position=1).update(competitor=bot.competitor)
     Move.objects.create(game=game, ply=5, seat=1, action={}, source="bot", latency_ms=2)

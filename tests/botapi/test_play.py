@@ -12,7 +12,7 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi import play
 from botapi.models import Bot
-from tournaments.models import Game, Move
+from games.models import Game, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ import pytest
 
 from botapi import protocol
 from engines.base import State
-from tournaments.models import Game
+from games.models import Game
 
 from .test_pull_api import table, to_move  # noqa: F401 (the fixture)
 

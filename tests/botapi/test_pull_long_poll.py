@@ -18,10 +18,10 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from botapi import poll_slots, pull, pullwait, services, turn_signals
+from games.models import Game
+from games.referee import statecache
 from tests.factories import BotFactory
-from tournaments import statecache
 from tournaments.creation import create_game
-from tournaments.models import Game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 TURNS = "/api/v1/bots/me/turns"

@@ -28,10 +28,10 @@ from django.conf import settings
 from django.db import connection
 
 from botapi import pull, services
+from games.referee import statecache
 from tests.factories import BotFactory
 from tests.foundation.servers import start_server
 from tests.tournaments.workers import test_database_url as database_url
-from tournaments import statecache
 from tournaments.creation import create_game
 
 pytestmark = [

@@ -15,8 +15,8 @@ from rest_framework.test import APIClient
 
 from botapi import services
 from botapi.models import Bot
+from games.models import Competitor
 from tests.botapi.servers import MisbehavingServer
-from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 

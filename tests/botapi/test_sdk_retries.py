@@ -16,10 +16,10 @@ from harbormaster_bot import Turn, serve_in_background
 
 from botapi.models import Bot
 from botapi.referee import ask_bot
+from games.models import Move, Seat
+from games.referee import statecache
 from tests.factories import BotFactory
-from tournaments import statecache
 from tournaments.creation import create_game
-from tournaments.models import Move, Seat
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_retry-test-secret"

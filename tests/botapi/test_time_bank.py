@@ -18,10 +18,11 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi.models import Bot
 from botapi.referee import charge_time_bank
+from games.models import Game, Move, Seat
+from games.referee import statecache
 from tests.factories import BotFactory
-from tournaments import players, referee, statecache
+from tournaments import players, referee
 from tournaments.creation import create_game
-from tournaments.models import Game, Move, Seat
 from tournaments.tasks import recover_stalled
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

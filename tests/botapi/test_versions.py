@@ -9,10 +9,10 @@ from django.urls import reverse
 
 from botapi import versions
 from botapi.models import Bot
+from games.models import Game, Seat
 from ratings.models import Rating
 from ratings.scopes import global_scope
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
-from tournaments.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
 

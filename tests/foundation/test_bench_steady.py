@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from bench.steady import Zipf, play_one_game
+from games.models import Game, Move, Outcome
 from ratings.models import RatingChange
 from tests.factories import BotFactory
-from tournaments.models import Game, Move, Outcome
 
 
 @pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.request import Request
 
-from harbormaster.client_address import client_address, parse_address, throttle_ident
+from common.client_address import client_address, parse_address, throttle_ident
 
 PROXY = "10.0.0.5"
 

@@ -1,10 +1,10 @@
-"""``harbormaster.csv_text.batched``: the same text in fewer pieces."""
+"""``common.csv_text.batched``: the same text in fewer pieces."""
 
 from __future__ import annotations
 
 import pytest
 
-from harbormaster.csv_text import batched
+from common.csv_text import batched
 
 
 @pytest.mark.parametrize("count", [0, 1, 99, 100, 101, 250])

@@ -17,7 +17,7 @@ def test_flush_empties_tables_whose_rows_refer_to_each_other() -> None:
     players = CompetitorFactory.create_batch(3)
     create_game("manila", players, seed="flush")
     models = [m for m in apps.get_models() if m._meta.managed and not m._meta.proxy]
-    assert any(m.objects.exists() for m in models if m._meta.label == "tournaments.Seat")
+    assert any(m.objects.exists() for m in models if m._meta.label == "games.Seat")
 
     sql = connection.ops.sql_flush(None, ["tournaments_seat"])
     assert sql[0] == "SET CONSTRAINTS ALL DEFERRED" and sql[1].startswith("DELETE FROM")

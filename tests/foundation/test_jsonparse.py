@@ -1,4 +1,4 @@
-"""harbormaster.jsonparse: JSON from strangers never recurses without bound."""
+"""common.jsonparse: JSON from strangers never recurses without bound."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harbormaster import jsonparse
+from common import jsonparse
 
 DEEP = "[" * 5000 + "]" * 5000
 

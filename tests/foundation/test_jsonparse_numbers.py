@@ -1,4 +1,4 @@
-"""harbormaster.jsonparse: numbers beyond a double's range are refused by name.
+"""common.jsonparse: numbers beyond a double's range are refused by name.
 
 Python's own parser raises a bare ``ValueError`` on an integer of more than
 4,300 digits (a crash wherever only ``JSONRefused`` was caught) and turns
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harbormaster import jsonparse
+from common import jsonparse
 
 
 @pytest.mark.parametrize(

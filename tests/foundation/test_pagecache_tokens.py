@@ -18,6 +18,7 @@ from django.db import transaction
 from django.test import Client
 
 from botapi.models import Bot
+from games.models import Game
 from harbormaster import pagecache
 from harbormaster import pagecache_tokens as tokens
 from people.services import ensure_person
@@ -30,7 +31,7 @@ from tests.tournaments.events.test_duplicate_privacy import play_to_the_end
 from tests.tournaments.played import played_game
 from tournaments import broadcast, creation, pagecache_bumps, referee
 from tournaments.events.lifecycle import abort_unfinished_games
-from tournaments.models import Game, League, Round, Table, Tournament
+from tournaments.models import League, Round, Table, Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("page_cache")]
 

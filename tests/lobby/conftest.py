@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from botapi.models import Bot
+from games.models import Game, Seat
 from lobby.models import LobbySeat, LobbyTable
 from people import services as people
 from tests.factories import BotFactory, UserFactory
 from tournaments import creation, players
-from tournaments.models import Game, Seat
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 ALL = ["manila", "batavia", "cargo_noir", "grog_island"]

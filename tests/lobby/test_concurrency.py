@@ -14,10 +14,10 @@ import psycopg
 import pytest
 from django.db import connections
 
+from games.models import Game
 from lobby import services
 from lobby.models import LobbyTable
 from tests.tournaments import workers
-from tournaments.models import Game
 
 from .conftest import person, seat_names
 

@@ -8,9 +8,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.models import Game
 from lobby import services
 from lobby.models import LobbyTable
-from tournaments.models import Game
 
 from .conftest import bot, person, seat_names, snapshot
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from games.models import Game
 from lobby import services
 from lobby.models import LobbyTable
 from lobby.services import LobbyError
 from tests.factories import GameFactory
-from tournaments.models import Game
 
 from .conftest import bot, person, seat_names, snapshot
 

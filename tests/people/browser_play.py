@@ -13,9 +13,9 @@ import random
 import time
 from collections.abc import Callable
 
+from games.models import Game
 from tests.browser_site import wait_for
 from tests.tournaments.boards.webdriver import Browser
-from tournaments.models import Game
 
 ENABLED_CONTROLS = "#board .hm-control[data-action-index]:not([disabled])"
 CLICK_GAP_S = 0.22

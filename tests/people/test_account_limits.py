@@ -9,8 +9,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from games.models import Competitor
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 

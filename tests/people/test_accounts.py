@@ -10,9 +10,9 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
+from games.models import Competitor
 from people.models import Profile
 from tests.factories import DEFAULT_PASSWORD, UserFactory
-from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.models import Game, Move
 from harbormaster.demo import example_bots
 from ratings.models import Rating
 from tests.browser_site import artefacts, served_site, session_for, wait_for
 from tests.tournaments.boards.webdriver import MISSING, Browser
-from tournaments.models import Game, Move
 
 from .browser_play import ENABLED_CONTROLS, open_table, play_by_clicks, sign_up
 

@@ -10,12 +10,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Game, Seat
+from games.referee import statecache
 from people import services
 from people.waiting import MAX_GAMES, games_waiting_for
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
-from tournaments import statecache
-from tournaments.models import Game, Seat
 
 from .waiting_games import running_game, seat_to_move
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines import CHANCE
+from games.models import Competitor, Game, Seat
+from games.referee.statecache import load_state
 from tests.tournaments.played import played_game
-from tournaments.models import Competitor, Game, Seat
-from tournaments.statecache import load_state
 
 
 def running_game(

@@ -15,12 +15,12 @@ from collections import Counter
 import pytest
 from django.db import IntegrityError, connection, transaction
 
+from games.models import Game, Seat
 from ratings import bulk
 from ratings.models import Rating, RatingChange, RatingScope
 from ratings.recompute import CHANGE_FIELDS, recompute_scope
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game
-from tournaments.models import Game, Seat
 
 from .test_services import _snapshot
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from games.ranks import final_ranks
 from ratings.models import Rating, RatingChange, RatingScope
-from ratings.results import final_ranks
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game
 
@@ -92,7 +92,7 @@ def test_a_forfeited_winner_is_rated_last() -> None:
 @pytest.mark.django_db
 def test_a_substituted_seat_is_rated_exactly_as_a_forfeit() -> None:
     """A house bot played seat 0 for its person (``Seat.substituted``): rated 4th all the same."""
-    from tournaments.models import Seat
+    from games.models import Seat
 
     players = CompetitorFactory.create_batch(4)
     game = finished_game(players, [1, 2, 3, 4], forfeited=[True, False, False, False])

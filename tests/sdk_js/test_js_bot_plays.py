@@ -21,8 +21,8 @@ import pytest
 from django.core.management import call_command
 
 import engines
+from games.models import Game
 from tests.sdk_js.node import KIT, node_or_skip
-from tournaments.models import Game
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 SECRET = "js-kit-end-to-end"

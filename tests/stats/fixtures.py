@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.models import Competitor, Game, Seat
 from ratings.services import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, finished_game
-from tournaments.models import Competitor, Game, Round, Seat, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 
 
 @dataclass

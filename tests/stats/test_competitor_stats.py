@@ -137,8 +137,9 @@ def test_filter_choices_list_events_newest_first_then_by_id(db) -> None:
 
     from django.db.models import Exists, OuterRef
 
+    from games.models import Game, Seat
     from tests.factories import CompetitorFactory, finished_game
-    from tournaments.models import Game, Seat, Tournament
+    from tournaments.models import Tournament
 
     me, rival = CompetitorFactory(), CompetitorFactory()
     moments = [datetime(2026, 1, d, tzinfo=UTC) for d in (5, 9, 9, 1)]
@@ -165,8 +166,8 @@ def test_filter_choices_list_events_newest_first_then_by_id(db) -> None:
 
 
 def test_is_public_q_agrees_with_is_public(world) -> None:
-    from tournaments import spectator
-    from tournaments.models import Game
+    from games import spectator
+    from games.models import Game
 
     games = list(Game.objects.all())
     shown = set(Game.objects.filter(spectator.is_public_q()).values_list("pk", flat=True))

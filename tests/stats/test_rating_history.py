@@ -17,6 +17,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games.models import Competitor, Game, Outcome
 from ratings.models import Rating, RatingChange
 from ratings.recompute import recompute_scope
 from ratings.scopes import global_scope
@@ -25,7 +26,6 @@ from stats import competitor as stats
 from stats import history
 from stats.tallies import settle
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
-from tournaments.models import Competitor, Game, Outcome
 
 from .fixtures import World
 from .test_pages import chart_blob

@@ -16,6 +16,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Competitor, Game, Seat
+from games.signals import games_settled
 from ratings.models import RatingScope
 from ratings.recompute import recompute_scope
 from ratings.services import apply_game_result
@@ -27,8 +29,6 @@ from tests.tournaments.played import play_as_people
 from tournaments import referee
 from tournaments.creation import create_game
 from tournaments.events.lifecycle import abort_unfinished_games
-from tournaments.models import Competitor, Game, Seat
-from tournaments.signals import games_settled
 
 from . import reference
 from .fixtures import World

@@ -8,7 +8,7 @@ from typing import Any
 from rest_framework.test import APIClient
 
 from botapi.models import Bot
-from tournaments.models import Game, Move, Seat
+from games.models import Game, Move, Seat
 
 
 def client_of(user: Any) -> APIClient:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.models import Competitor
 from ratings.models import Rating
 from ratings.scopes import global_scope
-from tournaments.models import Competitor
 
 
 def ladder(

@@ -18,11 +18,12 @@ from django.utils import timezone
 
 import engines
 from engines import CHANCE, Dealer, State
-from ratings.results import final_ranks
-from tournaments import claims, referee
-from tournaments.decisions import Decision
-from tournaments.models import Competitor, Game, Move, Outcome, Seat
-from tournaments.statecache import load_state
+from games.models import Competitor, Game, Move, Outcome, Seat
+from games.ranks import final_ranks
+from games.referee import claims
+from games.referee.decisions import Decision
+from games.referee.statecache import load_state
+from tournaments import referee
 
 
 def played_game(

@@ -5,17 +5,18 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.models import Move
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, UserFactory, finished_game
-from tournaments.models import Move, Tournament
+from tournaments.models import Tournament
 
 PAGES = [
-    ("tournaments", "competitor"),
+    ("games", "competitor"),
     ("tournaments", "league"),
     ("tournaments", "tournament"),
-    ("tournaments", "game"),
-    ("tournaments", "move"),
-    ("tournaments", "outcome"),
+    ("games", "game"),
+    ("games", "move"),
+    ("games", "outcome"),
     ("ratings", "ratingscope"),
     ("ratings", "rating"),
     ("ratings", "ratingchange"),
@@ -46,7 +47,7 @@ def test_admin_changelist_renders_rows(populated, app, model) -> None:
 @pytest.mark.django_db
 def test_game_record_is_read_only_in_admin(populated) -> None:
     client, game = populated
-    assert client.get(reverse("admin:tournaments_game_add")).status_code == 403
-    page = client.get(reverse("admin:tournaments_game_change", args=[game.pk]))
+    assert client.get(reverse("admin:games_game_add")).status_code == 403
+    page = client.get(reverse("admin:games_game_change", args=[game.pk]))
     assert page.status_code == 200
     assert b'name="_save"' not in page.content

@@ -8,10 +8,11 @@ from django.test import Client
 from django.urls import reverse
 
 import engines
+from games.models import Game
 from tests.factories import CompetitorFactory, LeagueFactory, UserFactory
 from tests.tournaments.admin_form_data import league_form, tournament_form
 from tests.tournaments.played import played_game
-from tournaments.models import Game, League, Tournament
+from tournaments.models import League, Tournament
 
 pytestmark = pytest.mark.django_db
 

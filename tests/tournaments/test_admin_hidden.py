@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from engines import CHANCE
+from games.models import Game, Move
 from tests.factories import BotFactory, UserFactory
 from tests.tournaments.played import played_game
-from tournaments.models import Game, Move
 
 pytestmark = pytest.mark.django_db
 
@@ -50,12 +50,12 @@ def game_with_secrets(*, finished: bool) -> tuple[Game, Move, Move]:
 def admin_pages(client: Client, game: Game, chance: Move, player: Move) -> str:
     """Every admin page that shows something of the game, concatenated."""
     urls = [
-        reverse("admin:tournaments_game_changelist"),
-        reverse("admin:tournaments_game_change", args=[game.pk]),
-        reverse("admin:tournaments_move_changelist"),
-        reverse("admin:tournaments_move_change", args=[chance.pk]),
-        reverse("admin:tournaments_move_change", args=[player.pk]),
-        reverse("admin:tournaments_outcome_changelist"),
+        reverse("admin:games_game_changelist"),
+        reverse("admin:games_game_change", args=[game.pk]),
+        reverse("admin:games_move_changelist"),
+        reverse("admin:games_move_change", args=[chance.pk]),
+        reverse("admin:games_move_change", args=[player.pk]),
+        reverse("admin:games_outcome_changelist"),
     ]
     pages = [client.get(url) for url in urls]
     assert [page.status_code for page in pages] == [200] * len(urls)
@@ -87,7 +87,7 @@ def test_a_finished_games_seed_actions_and_excerpts_are_shown(staff) -> None:
 
 def test_searching_games_by_seed_finds_only_finished_ones(staff) -> None:
     running, _, _ = game_with_secrets(finished=False)
-    url = reverse("admin:tournaments_game_changelist")
+    url = reverse("admin:games_game_changelist")
     page = staff.get(url, {"q": SEED})
     assert list(page.context["cl"].result_list) == []
     Game.objects.filter(pk=running.pk).update(status=Game.Status.FINISHED)
@@ -101,9 +101,9 @@ def test_each_admin_game_links_to_its_public_page_and_verification(staff) -> Non
     public = f'href="{reverse("tournaments:game", args=[game.pk])}"'
     verify = f'href="/api/v1/games/{game.pk}/verify/"'
     for url in (
-        reverse("admin:tournaments_game_changelist"),
-        reverse("admin:tournaments_game_change", args=[game.pk]),
-        reverse("admin:tournaments_move_change", args=[chance.pk]),
+        reverse("admin:games_game_changelist"),
+        reverse("admin:games_game_change", args=[game.pk]),
+        reverse("admin:games_move_change", args=[chance.pk]),
     ):
         html = staff.get(url).content.decode()
         assert public in html and verify in html, url

@@ -17,11 +17,12 @@ from django.test import Client
 from django.urls import reverse
 
 from botapi.models import Bot
+from games.models import Competitor, Game, Move, Outcome, Seat
 from ratings.models import Rating, RatingChange, RatingScope
 from ratings.services import apply_game_result
 from tests.factories import BotFactory, LeagueFactory, UserFactory
 from tests.tournaments.played import played_game
-from tournaments.models import Competitor, Game, League, Move, Outcome, Seat, Tournament
+from tournaments.models import League, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -77,9 +78,9 @@ def bulk_delete(client: Client, changelist: str, pks: list[int]) -> Any:
 
 
 RECORD_MODELS = [
-    ("tournaments", "game"),
-    ("tournaments", "move"),
-    ("tournaments", "outcome"),
+    ("games", "game"),
+    ("games", "move"),
+    ("games", "outcome"),
     ("ratings", "rating"),
     ("ratings", "ratingchange"),
     ("ratings", "ratingscope"),
@@ -122,21 +123,21 @@ def test_deleting_one_move_in_the_admin_is_refused_and_the_game_still_verifies(
 ) -> None:
     before = record_of(rated_game)
     move = rated_game.moves.get(ply=10)
-    bulk_delete(staff, "admin:tournaments_move_changelist", [move.pk])
-    staff.post(reverse("admin:tournaments_move_delete", args=[move.pk]), {"post": "yes"})
+    bulk_delete(staff, "admin:games_move_changelist", [move.pk])
+    staff.post(reverse("admin:games_move_delete", args=[move.pk]), {"post": "yes"})
     assert_record_intact(staff, rated_game, before)
 
 
 @pytest.mark.parametrize(
     ("app", "model", "form"),
     [
-        ("tournaments", "game", {"seed": "forged", "status": "aborted", "rated": ""}),
-        ("tournaments", "move", {"action": '{"type": "forged"}', "ply": "99", "seat": "2"}),
-        ("tournaments", "outcome", {"ranks": "[3, 2, 1]", "scores": "[0, 0, 99]"}),
+        ("games", "game", {"seed": "forged", "status": "aborted", "rated": ""}),
+        ("games", "move", {"action": '{"type": "forged"}', "ply": "99", "seat": "2"}),
+        ("games", "outcome", {"ranks": "[3, 2, 1]", "scores": "[0, 0, 99]"}),
         ("ratings", "rating", {"value": "3000", "score": "3000", "games": "0"}),
         ("ratings", "ratingchange", {"after_value": "3000", "rank": "1"}),
         ("ratings", "ratingscope", {"engine": "batavia", "systems": "{}"}),
-        ("tournaments", "competitor", {"name": "someone-else", "kind": "person"}),
+        ("games", "competitor", {"name": "someone-else", "kind": "person"}),
     ],
 )
 def test_record_fields_cannot_be_edited_in_the_admin(staff, rated_game, app, model, form) -> None:
@@ -193,7 +194,7 @@ def test_a_bot_without_games_is_deleted_with_its_competitor(staff) -> None:
 @pytest.mark.parametrize(
     ("app", "model", "target"),
     [
-        ("tournaments", "competitor", lambda game: game.seats.first().competitor),
+        ("games", "competitor", lambda game: game.seats.first().competitor),
         ("auth", "user", lambda game: game.seats.first().competitor.user),
         ("tournaments", "league", lambda game: game.league),
         ("tournaments", "tournament", lambda game: game.tournament),

@@ -14,10 +14,10 @@ from rest_framework.test import APIClient
 
 import engines
 from engines import CHANCE
+from games.models import Game, Move, Seat
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Game, Move, Seat
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME, no_such_bot
 
 pytestmark = pytest.mark.django_db

@@ -14,11 +14,12 @@ import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
 
+from games.models import Game, Seat
 from stats.competitor import game_rows, games_of
 from stats.filters import GameFilters
 from tests.factories import CompetitorFactory, GameFactory, finished_game
 from tournaments import listings
-from tournaments.models import Game, Seat, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -119,7 +120,7 @@ def test_competitor_game_rows_write_what_the_loop_wrote(zone: str, language: str
 
 
 def test_seats_read_as_rows_are_the_prefetched_seats() -> None:
-    from tournaments import spectator
+    from games import spectator
 
     _games()
     prefetched = list(listings.games_with_seats().order_by("id"))

@@ -31,16 +31,17 @@ from harbormaster_bot.server import Turn
 import engines
 from botapi import protocol
 from engines import CHANCE
+from games.models import Game, Move, Seat
+from games.records.verification import verify_game
+from games.referee import house_bot
+from games.referee.decisions import Decision
+from games.referee.statecache import load_state
 from ratings.models import Rating, RatingChange
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward
-from tournaments import house_bot, referee
+from tournaments import referee
 from tournaments.creation import create_game
-from tournaments.decisions import Decision
-from tournaments.models import Game, Move, Seat
-from tournaments.statecache import load_state
-from tournaments.verification import verify_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 
@@ -266,7 +267,7 @@ def test_a_failing_house_policy_falls_back_to_the_default_and_is_logged(
 ) -> None:
     state, seat = a_running_state("manila", "broken-policy")
     monkeypatch.setitem(CHOOSERS, "manila", policy)
-    with caplog.at_level(logging.ERROR, logger="tournaments.house_bot"):
+    with caplog.at_level(logging.ERROR, logger="games.referee.house_bot"):
         decision = house_bot.decide("manila", 1, seat, state, 3)
     assert decision.action == state.legal_actions(seat)[0]
     assert (decision.source, decision.fault_kind) == ("default", "forfeited")

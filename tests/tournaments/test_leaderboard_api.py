@@ -13,13 +13,13 @@ import io
 import pytest
 from django.test import Client
 
+from games.models import Competitor
 from ratings.models import Rating
 from ratings.scopes import global_scope, league_scope
 from tests.factories import LeagueFactory
 from tests.tournaments.ladders import ladder
 from tournaments import leaderboards
 from tournaments.leaderboards import Ladder
-from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 from django.template import Context, Template
 
+from games.models import Competitor
 from ratings.models import Rating
 from ratings.scopes import global_scope
 from tests.tournaments.ladders import ladder
 from tournaments import ladder_pages
-from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 

@@ -18,13 +18,13 @@ from django.db.models.signals import post_init
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.models import Competitor
 from ratings.models import Rating
 from ratings.scopes import global_scope
 from tests.factories import CompetitorFactory
 from tests.tournaments.ladders import ladder
 from tournaments import leaderboards
 from tournaments.leaderboards import Ladder
-from tournaments.models import Competitor
 
 pytestmark = pytest.mark.django_db
 

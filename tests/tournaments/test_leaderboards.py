@@ -13,13 +13,14 @@ import re
 import pytest
 from django.test import Client
 
+from games.models import Competitor
 from ratings.models import Rating, RatingScope
 from ratings.scopes import global_scope, league_scope, systems_config
 from tests.factories import LeagueFactory
 from tests.tournaments.ladders import ladder
 from tournaments import leaderboards
 from tournaments.leaderboards import Ladder
-from tournaments.models import Competitor, League
+from tournaments.models import League
 
 pytestmark = pytest.mark.django_db
 

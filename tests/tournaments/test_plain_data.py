@@ -16,11 +16,11 @@ from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
 from botapi.api.plain_data import representer
+from games import spectator
+from games.models import Game, Seat
 from tests.factories import CompetitorFactory, GameFactory, finished_game
-from tournaments import spectator
 from tournaments.api.serializers import GameSerializer
 from tournaments.api.views import games_queryset
-from tournaments.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
 

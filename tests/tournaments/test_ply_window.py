@@ -7,9 +7,10 @@ import re
 
 import pytest
 
+from games import spectator
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
-from tournaments import ply_window, spectator
+from tournaments import ply_window
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

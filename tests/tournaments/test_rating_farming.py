@@ -14,13 +14,13 @@ from __future__ import annotations
 import pytest
 
 from botapi.models import Bot
+from games.models import Game
 from ratings.models import Rating
 from ratings.services import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.game_requests import body, client_of, db_snapshot
 from tests.tournaments.played import played_game
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Game
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 pytestmark = pytest.mark.django_db
@@ -179,7 +179,7 @@ def test_a_rated_game_page_says_rated_and_gives_no_reason(client, bob, house) ->
 def test_the_admin_shows_why_and_for_whom_a_game_was_made(admin_client, bob, house) -> None:
     seats = [bot_of(bob), bot_of(bob), bot_of(house)]
     answer = client_of(bob).post(GAMES, body(seats), format="json")
-    page = admin_client.get(f"/admin/tournaments/game/{answer.json()['id']}/change/")
+    page = admin_client.get(f"/admin/games/game/{answer.json()['id']}/change/")
     text = page.content.decode()
     assert page.status_code == 200
     assert "one owner holds several seats" in text and "bob" in text

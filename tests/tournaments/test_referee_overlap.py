@@ -13,10 +13,10 @@ import psycopg
 import pytest
 
 import engines
+from games.models import Game, Move
 from tests.tournaments import workers
 from tournaments import referee
 from tournaments.creation import create_game
-from tournaments.models import Game, Move
 
 pytestmark = [
     pytest.mark.postgres,

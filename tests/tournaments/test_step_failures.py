@@ -18,9 +18,9 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi.client import BotClient
 from engines.base import State
+from games.models import Game, Move, Seat
 from tournaments import step_failures, tasks
 from tournaments.creation import create_game
-from tournaments.models import Game, Move, Seat
 
 from .events.conftest import people
 

@@ -10,10 +10,10 @@ from rest_framework.test import APIClient
 
 import engines
 from engines import CHANCE
+from games.models import Game, Move
+from games.records.verification import NotVerifiable, verify_game
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
-from tournaments.models import Game, Move
-from tournaments.verification import NotVerifiable, verify_game
 
 pytestmark = pytest.mark.django_db
 

@@ -8,10 +8,11 @@ import pytest
 from django.test import Client
 
 from engines import CHANCE
+from games.models import Game, Move
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
 from tests.tournaments.test_verify import tamper_first_open_chance_move
-from tournaments.models import Game, Move, Round, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

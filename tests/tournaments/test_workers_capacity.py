@@ -8,8 +8,8 @@ import pytest
 from django.db import connection, transaction
 
 from botapi.capacity import BotAtCapacity, bots_at_capacity, check_capacity, unfinished_games
+from games.models import Game
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, seat_bot
-from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

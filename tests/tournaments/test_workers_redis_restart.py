@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 from harbormaster_bot.examples.random_bot import RandomBot
 
+from games.models import Game
 from harbormaster.celery import app
 from tests.foundation.processes import PROJECT_DIR
 from tests.foundation.redis_server import RedisServer, own_redis
 from tournaments.creation import create_game
-from tournaments.models import Game
 from tournaments.tasks import advance_game
 
 from . import workers

@@ -15,9 +15,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from botapi.api.serializers import RefuseUnknownFieldsMixin
+from games.models import Competitor, Game
 from tournaments import event_listings, events
 from tournaments.api.serializers import MAX_ID
-from tournaments.models import Competitor, Entrant, Game, Round, Tournament
+from tournaments.models import Entrant, Round, Tournament
 
 
 class LeagueBriefSerializer(serializers.Serializer):

@@ -31,11 +31,12 @@ from rest_framework.response import Response
 from botapi.api.plain_data import Representer, representer
 from botapi.api.serializers import QuerySerializer
 from botapi.models import engine_slugs
+from games.models import Competitor
 from harbormaster import pagecache, pagecache_tokens
 from ratings.models import RatingScope
 from stats.api import CsvRenderer
 from tournaments import event_listings, leaderboard_export, leaderboards, listings
-from tournaments.models import Competitor, League
+from tournaments.models import League
 
 NOT_FOUND = OpenApiResponse(
     description="No such engine or league (`not_found`), or a page past the end."

@@ -1,6 +1,6 @@
 """What the game API reads and writes; every 400 names the field.
 
-Reading a game goes through :mod:`tournaments.spectator` (the visibility
+Reading a game goes through :mod:`games.spectator` (the visibility
 rules live there); these serializers only describe its shape for the schema.
 """
 
@@ -15,7 +15,7 @@ import engines
 from botapi.api.fields import BoundedDictField
 from botapi.api.serializers import QuerySerializer, RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
-from tournaments.models import Game
+from games.models import Game
 from tournaments.rating_rules import RatedRefused, decide_rated
 from tournaments.seating import SeatRefused, seat_bot, seatable_bots_by_id
 

@@ -1,5 +1,5 @@
 """Game endpoints of the REST API. Thin: creation in ``tournaments.creation``, what may be
-shown in ``tournaments.spectator``, the audit in ``tournaments.verification``.
+shown in ``games.spectator``, the audit in ``games.records.verification``.
 
 Reading a game is public (the same record the game page shows to anyone);
 creating one needs an authenticated user, who may seat their own bots, the
@@ -26,12 +26,13 @@ from botapi.api.errors import Conflict
 from botapi.api.pagination import NewestFirstCursorPagination
 from botapi.api.plain_data import Representer, representer
 from botapi.capacity import BotAtCapacity
+from games import spectator
+from games.models import Game, Seat
+from games.records import export as game_export
+from games.records.verification import NotVerifiable, verify_game
 from harbormaster import pagecache, pagecache_tokens
-from tournaments import game_export, spectator
 from tournaments.api import serializers as s
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Game, Seat
-from tournaments.verification import NotVerifiable, verify_game
 
 NOT_FOUND = OpenApiResponse(description="No such game.")
 AT_CAPACITY = OpenApiResponse(

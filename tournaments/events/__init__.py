@@ -23,14 +23,14 @@ docs/architecture.md, "Tournaments: formats and the round scheduler", has the wh
 
 from __future__ import annotations
 
-from .entries import approve, disqualify, enter, withdraw
-from .errors import EventError
-from .history import active_entrants, entrants_of, history_of, standings_of
-from .lifecycle import cancel, open_entries, pause, resume, start
-from .problems import problems
-from .rounds import on_game_finished
-from .seeds import revealed as event_seed_revealed
-from .seeds import verify as verify_seeds
+from tournaments.events.entries import approve, disqualify, enter, withdraw
+from tournaments.events.errors import EventError
+from tournaments.events.history import active_entrants, entrants_of, history_of, standings_of
+from tournaments.events.lifecycle import cancel, open_entries, pause, resume, start
+from tournaments.events.problems import problems
+from tournaments.events.rounds import on_game_finished
+from tournaments.events.seeds import revealed as event_seed_revealed
+from tournaments.events.seeds import verify as verify_seeds
 
 __all__ = [
     "EventError",

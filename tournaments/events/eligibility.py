@@ -9,7 +9,8 @@ None.
 from __future__ import annotations
 
 import engines
-from tournaments.models import Competitor, League, Tournament
+from games.models import Competitor
+from tournaments.models import League, Tournament
 
 
 def engine_label(slug: str) -> str:

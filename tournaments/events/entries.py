@@ -39,14 +39,14 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from games.models import Competitor, Game, Seat
+from games.referee.house_bot import forfeit_seats
 from tournaments.dispatch import schedule_advance
-from tournaments.house_bot import forfeit_seats
-from tournaments.models import Competitor, Entrant, Game, Seat, Tournament
-
-from .eligibility import pool_refusal, why_cannot_play
-from .errors import EventError
-from .locks import lock_tournament
-from .roles import is_organiser, require_organiser, speaks_for
+from tournaments.events.eligibility import pool_refusal, why_cannot_play
+from tournaments.events.errors import EventError
+from tournaments.events.locks import lock_tournament
+from tournaments.events.roles import is_organiser, require_organiser, speaks_for
+from tournaments.models import Entrant, Tournament
 
 OPEN = (Tournament.Status.DRAFT, Tournament.Status.ENTRIES_OPEN)
 UNDER_WAY = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
@@ -200,7 +200,7 @@ def forfeit_running_seats(event: Tournament, competitor_id: int) -> list[int]:
     game is advanced after the commit, so a forfeited seat waiting for its
     move gets its default at once. A person's seat is also substituted: the
     house bot plays it to the end, so the others' game stays a real game
-    (``tournaments.house_bot``), as when a person resigns.
+    (``games.referee.house_bot``), as when a person resigns.
     """
     seated = Seat.objects.filter(
         competitor_id=competitor_id,

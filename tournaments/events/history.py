@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from games.models import Game, Seat
 from tournaments import formats
-from tournaments.models import Entrant, Game, Round, Seat, Table, Tournament
-
-from .seed_order import rating_scores
+from tournaments.events.seed_order import rating_scores
+from tournaments.models import Entrant, Round, Table, Tournament
 
 
 def active_entrants(tournament: Tournament) -> list[formats.Entrant]:
@@ -76,9 +76,8 @@ def standings_of(tournament: Tournament) -> list:
     complete), final once it is finished; withdrawn and disqualified
     entrants are listed with ``active=False``.
     """
+    from tournaments.events.rounds import settings_of
     from tournaments.formats.standings import standings
-
-    from .rounds import settings_of
 
     entrants, inactive = entrants_of(tournament)
     return standings(entrants, history_of(tournament), settings_of(tournament), inactive)

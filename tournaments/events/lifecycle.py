@@ -29,16 +29,22 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
+from games.models import Game
+from games.signals import games_settled
 from tournaments import formats
-from tournaments.models import Entrant, Game, Round, Tournament
-from tournaments.signals import games_settled
-
-from . import seed_order, seeds
-from .eligibility import engine_label, why_cannot_play
-from .errors import EventError
-from .locks import lock_tournament
-from .roles import require_organiser
-from .rounds import PairingError, enqueue_pairing_after_commit, format_of, pair_round, settings_of
+from tournaments.events import seed_order, seeds
+from tournaments.events.eligibility import engine_label, why_cannot_play
+from tournaments.events.errors import EventError
+from tournaments.events.locks import lock_tournament
+from tournaments.events.roles import require_organiser
+from tournaments.events.rounds import (
+    PairingError,
+    enqueue_pairing_after_commit,
+    format_of,
+    pair_round,
+    settings_of,
+)
+from tournaments.models import Entrant, Round, Tournament
 
 S = Tournament.Status
 
@@ -155,7 +161,7 @@ def _check_duplicate_capacity(event: Tournament, entrants: list[Entrant]) -> Non
     """A duplicate table plays every rotation at once: each bot must allow that many games."""
     if not event.duplicate:
         return
-    from .eligibility import bot_of
+    from tournaments.events.eligibility import bot_of
 
     short = [
         f"{row.competitor.name} ({bot.max_concurrent_games})"

@@ -11,9 +11,8 @@ a no-op and the embedded mode's ``BEGIN IMMEDIATE`` serialises writers instead.
 
 from __future__ import annotations
 
+from tournaments.events.errors import EventError
 from tournaments.models import Tournament
-
-from .errors import EventError
 
 
 def lock_tournament(tournament: Tournament | int) -> Tournament:

@@ -23,11 +23,11 @@ from datetime import timedelta
 from django.utils import timezone
 
 from engines import CHANCE
-from tournaments.models import Entrant, Game, Round, Seat, Tournament
+from games.models import Game, Seat
+from tournaments.events.eligibility import bot_of, why_cannot_play
+from tournaments.events.rounds import BEAT_INTERVAL_S
+from tournaments.models import Entrant, Round, Tournament
 from tournaments.players import GRACE_MS
-
-from .eligibility import bot_of, why_cannot_play
-from .rounds import BEAT_INTERVAL_S
 
 STUCK_AFTER = timedelta(minutes=2)
 """Beyond its clock, how long a game may make no move before it counts as stuck."""
@@ -99,7 +99,7 @@ def _stuck(game: Game, now) -> bool:
 
 
 def _stuck_sentence(game: Game, now) -> str:
-    from tournaments.statecache import load_state
+    from games.referee.statecache import load_state
 
     last = game.last_progress_at or game.started_at or game.created_at
     minutes = int((now - last).total_seconds() // 60)

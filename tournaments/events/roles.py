@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournaments.models import Competitor, Tournament
-
-from .errors import EventError
+from games.models import Competitor
+from tournaments.events.errors import EventError
+from tournaments.models import Tournament
 
 
 def is_organiser(tournament: Tournament, user: Any) -> bool:

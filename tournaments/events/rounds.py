@@ -44,12 +44,12 @@ from django.db.models import F
 from django.utils import timezone
 
 import engines
+from games.models import Game
 from tournaments import formats
 from tournaments.creation import GameSetupError, create_game
-from tournaments.models import Entrant, Game, Round, Table, Tournament
-
-from .history import active_entrants, history_of
-from .seeds import game_seed
+from tournaments.events.history import active_entrants, history_of
+from tournaments.events.seeds import game_seed
+from tournaments.models import Entrant, Round, Table, Tournament
 
 log = logging.getLogger(__name__)
 

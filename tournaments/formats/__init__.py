@@ -9,7 +9,7 @@ exposes ``check``, ``total_rounds`` and ``next_round`` with the signatures of
 
 from __future__ import annotations
 
-from .base import (
+from tournaments.formats.base import (
     Bye,
     Entrant,
     Format,
@@ -20,7 +20,7 @@ from .base import (
     Settings,
     Table,
 )
-from .registry import FORMAT_NAMES, get
+from tournaments.formats.registry import FORMAT_NAMES, get
 
 __all__ = [
     "FORMAT_NAMES",

@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .base import FormatError
+from tournaments.formats.base import FormatError
 
 DEFAULT_TEMPERATURE = 25.0 / 6.0
 """Rating distance at which an opponent's weight drops by e; TrueSkill's beta (one skill class)."""

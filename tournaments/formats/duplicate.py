@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import FormatError, Result
+from tournaments.formats.base import FormatError, Result
 
 
 def rotations(seats: Sequence[int]) -> list[tuple[int, ...]]:

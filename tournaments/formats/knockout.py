@@ -37,9 +37,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Entrant, FormatError, History, Result, Round, Settings
-from .seats import balance_seats
-from .sizes import table_sizes
+from tournaments.formats.base import Entrant, FormatError, History, Result, Round, Settings
+from tournaments.formats.seats import balance_seats
+from tournaments.formats.sizes import table_sizes
 
 name = "knockout"
 

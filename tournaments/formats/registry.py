@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import cast
 
-from .base import Format, FormatError
+from tournaments.formats.base import Format, FormatError
 
 FORMAT_NAMES = {
     "round_robin": "round robin",

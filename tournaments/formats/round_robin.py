@@ -33,10 +33,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from . import designs, meetings
-from .base import Entrant, FormatError, History, Round, Settings, Table
-from .seats import balance_seats, seat_counts
-from .sizes import table_sizes
+from tournaments.formats import designs, meetings
+from tournaments.formats.base import Entrant, FormatError, History, Round, Settings, Table
+from tournaments.formats.seats import balance_seats, seat_counts
+from tournaments.formats.sizes import table_sizes
 
 name = "round_robin"
 

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import permutations
 
-from .base import History, Table
+from tournaments.formats.base import History, Table
 
 EXHAUSTIVE_UP_TO = 6
 """Largest table whose seat orders are all tried (720); larger tables go greedy."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import FormatError
+from tournaments.formats.base import FormatError
 
 
 def table_sizes(count: int, table_size: int, min_table_size: int) -> tuple[list[int], int]:

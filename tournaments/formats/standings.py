@@ -39,7 +39,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from .base import Entrant, FormatError, History, Result, Settings
+from tournaments.formats.base import Entrant, FormatError, History, Result, Settings
 
 PLACEMENT_POINTS: dict[int, tuple[float, ...]] = {
     2: (6.0, 0.0),

@@ -35,10 +35,10 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
-from .base import Entrant, FormatError, History, Round, Settings
-from .seats import balance_seats
-from .sizes import table_sizes
-from .standings import DIGITS, standings
+from tournaments.formats.base import Entrant, FormatError, History, Round, Settings
+from tournaments.formats.seats import balance_seats
+from tournaments.formats.sizes import table_sizes
+from tournaments.formats.standings import DIGITS, standings
 
 name = "swiss"
 

@@ -20,10 +20,10 @@ from typing import NamedTuple
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
+from games.spectator import PublicSeat
 from harbormaster.id_paths import id_paths
 from harbormaster.numbers import decimal_separator, fixed, minute
 from tournaments.listings import GameSummary
-from tournaments.spectator import PublicSeat
 
 register = template.Library()
 

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.models import Game
 from harbormaster.demo import (
     CLUB_ROUNDS,
     CLUB_TABLE_SIZE,
@@ -28,7 +29,7 @@ from harbormaster.demo import (
 )
 from tournaments import events
 from tournaments.listings import engine_name
-from tournaments.models import Game, Table, Tournament
+from tournaments.models import Table, Tournament
 
 
 class Command(BaseCommand):

@@ -17,9 +17,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.models import Game
 from tests.factories import BotFactory, CompetitorFactory, LeagueFactory
 from tests.tournaments.admin_form_data import tournament_form
-from tournaments.models import Entrant, Game, League, Round, Table, Tournament
+from tournaments.models import Entrant, League, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -16,10 +16,10 @@ import psycopg
 import pytest
 from django.db import connections
 
+from games.models import Game, Seat
 from tests.factories import LeagueFactory
 from tests.tournaments import workers
 from tournaments import arena, creation, players
-from tournaments.models import Game, Seat
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
+from games.models import Game
 from harbormaster.celery import app
 from tournaments import tasks
-from tournaments.models import Game
 
 pytestmark = pytest.mark.django_db
 

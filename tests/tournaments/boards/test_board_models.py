@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 import engines
 from engines import CHANCE
+from games.boards import board_model, legal_entries, random_position
 from tests.engines.helpers import perturb_secrets
-from tournaments.board_models import board_model, legal_entries, random_position
 
 SLUGS = [e.slug for e in engines.all_engines()]
 

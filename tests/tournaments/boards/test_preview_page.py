@@ -9,9 +9,9 @@ import re
 import pytest
 from django.test import Client
 
+from games import boards as board_models
+from games.boards import board_model, random_position
 from tests.engines.helpers import perturb_secrets
-from tournaments import board_models
-from tournaments.board_models import board_model, random_position
 
 
 def model_of(html: str) -> dict:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from engines import CHANCE, Dealer
-from tournaments.board_models import board_model, random_position
+from games.boards import board_model, random_position
 
 from .webdriver import MISSING, Browser
 

@@ -12,10 +12,11 @@ import sys
 
 import pytest
 
+from games.models import Competitor, Game
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.events import fake_format
 from tournaments import formats
-from tournaments.models import Competitor, Game, Tournament
+from tournaments.models import Tournament
 
 
 @pytest.fixture(autouse=True)
@@ -77,8 +78,8 @@ def complete_log(game: Game, seed: int = 0) -> None:
     Much faster than playing each move through ``submit``.
     """
     from engines import CHANCE, Dealer
-    from tournaments.models import Move
-    from tournaments.statecache import load_state
+    from games.models import Move
+    from games.referee.statecache import load_state
 
     game.refresh_from_db()
     state = load_state(game)

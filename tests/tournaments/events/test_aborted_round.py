@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import events, statecache, tasks
-from tournaments.models import Game, Round
+from games.models import Game
+from games.referee import statecache
+from tournaments import events, tasks
+from tournaments.models import Round
 
 from .conftest import finish_games, running_games
 from .test_rounds import started_event

@@ -8,11 +8,12 @@ import pytest
 from django.core.management import call_command
 
 from botapi.models import Bot
+from games.models import Game
+from games.records.verification import verify_game
 from harbormaster.demo import CLUB_LEAGUE_SLUG, EXAMPLE_BOTS
 from ratings.models import RatingChange
 from tournaments import events
-from tournaments.models import Game, League, Round, Table, Tournament
-from tournaments.verification import verify_game
+from tournaments.models import League, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -27,9 +27,10 @@ from django.utils.html import escape
 from rest_framework.test import APIClient
 
 import engines
+from games.models import Game, Move
 from tests.tournaments.play.conftest import IN_MEMORY, Socket
 from tournaments import events
-from tournaments.models import Game, Move, Tournament
+from tournaments.models import Tournament
 from tournaments.ply_window import SIZE
 
 from .conftest import finish_games, make_event, people, play_out, pull_bots, running_games

@@ -17,13 +17,15 @@ import engines
 from botapi import notify
 from botapi.tasks import notify_bots
 from botapi.versions import head_to_head
+from games import spectator
+from games.models import Game, Move
+from games.records.verification import NotVerifiable, verify_game
+from games.referee.statecache import load_state
 from tests.factories import BotFactory, CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
-from tournaments import broadcast, referee, spectator
+from tournaments import broadcast, referee
 from tournaments.listings import games_with_seats
-from tournaments.models import Game, Move, Round, Table, Tournament
-from tournaments.statecache import load_state
-from tournaments.verification import NotVerifiable, verify_game
+from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -20,6 +20,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
+from games.models import Game
 from ratings import services
 from ratings.models import Rating, RatingChange
 from ratings.recompute import recompute_scope
@@ -30,7 +31,6 @@ from tests.factories import finished_game
 from tests.ratings.test_services import _snapshot
 from tests.stats.test_pages import chart_blob
 from tournaments import events, referee, step_failures
-from tournaments.models import Game
 
 from .conftest import complete_log, finish_games, make_event, pull_bots, running_games
 

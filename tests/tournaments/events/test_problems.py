@@ -8,8 +8,9 @@ import pytest
 from django.utils import timezone
 
 from botapi.models import Bot
+from games.models import Game, Seat
 from tournaments import events
-from tournaments.models import Game, Round, Seat, Tournament
+from tournaments.models import Round, Tournament
 
 from .conftest import make_event, people, pull_bots
 

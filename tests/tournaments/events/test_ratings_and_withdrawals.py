@@ -7,11 +7,12 @@ import random
 import pytest
 from django.core.management import call_command
 
+from games.models import Move, Seat
 from ratings.models import Rating, RatingChange, RatingScope
 from tests.factories import LeagueFactory
 from tests.tournaments.played import play_as_people
 from tournaments import events, person_moves, referee
-from tournaments.models import Entrant, Move, Round, Seat, Table, Tournament
+from tournaments.models import Entrant, Round, Table, Tournament
 
 from .conftest import finish_games, make_event, people, running_games
 

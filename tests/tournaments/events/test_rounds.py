@@ -9,10 +9,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from games.models import Game
 from ratings.scopes import global_scope
 from tournaments import events, referee
 from tournaments.events import rounds, seeds
-from tournaments.models import Entrant, Game, Round, Table, Tournament
+from tournaments.models import Entrant, Round, Table, Tournament
 from tournaments.tasks import pair_next_round, recover_stalled, schedule_due_rounds
 
 from .conftest import complete_log, finish_games, make_event, people, play_out, running_games

@@ -7,9 +7,10 @@ import hmac
 
 import pytest
 
+from games.models import Game
 from tournaments import events
 from tournaments.events import seeds
-from tournaments.models import Game, Tournament
+from tournaments.models import Tournament
 
 from .conftest import make_event, pull_bots
 

@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from botapi.models import Bot
+from games.models import Game, Seat
 from tests.factories import BotFactory, GameFactory, UserFactory, finished_game
 from tournaments import formats
 from tournaments.events import seeds
 from tournaments.events.rounds import settings_of
 from tournaments.formats import swiss
-from tournaments.models import Entrant, Game, League, Round, Seat, Table, Tournament
+from tournaments.models import Entrant, League, Round, Table, Tournament
 
 
 @dataclass

@@ -11,12 +11,13 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
+from games import spectator
+from games.models import Game, Seat
 from ratings.models import RatingChange, RatingScope
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.played import played_game
-from tournaments import game_page_reads, listings, spectator
-from tournaments.models import Game, Seat
+from tournaments import game_page_reads, listings
 
 pytestmark = pytest.mark.django_db
 

@@ -16,13 +16,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games import spectator
+from games.models import Game, Seat
 from ratings.models import RatingChange, RatingScope
 from ratings.services import apply_game_result
 from ratings.systems import get_system
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.played import played_game
-from tournaments import listings, rating_effects, spectator
-from tournaments.models import Game, Round, Seat, Table, Tournament
+from tournaments import listings, rating_effects
+from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

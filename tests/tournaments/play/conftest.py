@@ -17,7 +17,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
-from tournaments.models import Competitor
+from games.models import Competitor
 from tournaments.routing import websocket_urlpatterns
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -10,10 +10,10 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.models import Move
+from games.referee.statecache import load_state
 from tournaments import broadcast
 from tournaments.creation import create_game
-from tournaments.models import Move
-from tournaments.statecache import load_state
 
 from .conftest import Socket, people
 

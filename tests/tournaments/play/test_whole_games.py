@@ -35,11 +35,11 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 import engines
+from games.boards import legal_entries
+from games.models import Game
 from tests.tournaments.played import fast_forward
 from tournaments import consumers
-from tournaments.board_models import legal_entries
 from tournaments.creation import create_game
-from tournaments.models import Game
 
 from .conftest import Socket, people
 

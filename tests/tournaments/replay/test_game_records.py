@@ -1,6 +1,6 @@
 """A finished game's stored public record: equal to a fresh replay, public only, and optional.
 
-The record (``tournaments.records``) replaces the replay on every view of a
+The record (``games.records.stored``) replaces the replay on every view of a
 finished game, so it must say exactly what the replay said: per ply who moved,
 the action, its description and the public events, for whole seeded games of
 all four engines; and the pages must answer the same with it and without it.
@@ -20,11 +20,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import engines
+from games.models import Game, GameCheckpoint, GameRecord, Move
+from games.records import live as live_record
+from games.records import stored as records
+from games.records.builder import CHECKPOINT_EVERY, checkpoint_json
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
-from tournaments import live_record, records
-from tournaments.models import Game, GameCheckpoint, GameRecord, Move, Round, Table, Tournament
-from tournaments.record_builder import CHECKPOINT_EVERY, checkpoint_json
+from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

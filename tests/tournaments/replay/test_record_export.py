@@ -5,7 +5,7 @@ submitted, chance drawn by the referee from the seed, one seat resigning
 midway so a house bot plays it and it forfeits), and the referee's own final
 state is caught as it finishes the game. The exported record must rebuild
 exactly that state, and its outcome's ranks with forfeits moved last
-(``ratings.results.final_ranks``, as the referee does) are the record's ranks.
+(``games.ranks.final_ranks``, as the referee does) are the record's ranks.
 Before the record is public the export is a 409 that names no secret.
 """
 
@@ -19,12 +19,14 @@ from rest_framework.test import APIClient
 
 import engines
 from engines import CHANCE
-from ratings.results import final_ranks
+from games.models import Game, Move
+from games.ranks import final_ranks
+from games.referee import statecache
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
-from tournaments import person_moves, referee, statecache
+from tournaments import person_moves, referee
 from tournaments.creation import create_game
-from tournaments.models import Game, Move, Round, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 
@@ -54,8 +56,8 @@ def referee_states(monkeypatch) -> dict[int, engines.State]:
 
 def play_with_a_resignation(game: Game, rng: random.Random, seat: int, after: int) -> None:
     """People play ``after`` plies, then ``seat`` resigns and the rest is played out."""
+    from games.referee.decisions import Decision
     from tournaments import referee
-    from tournaments.decisions import Decision
 
     while game.next_ply < after:
         game.refresh_from_db()

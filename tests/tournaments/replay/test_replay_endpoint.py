@@ -19,12 +19,13 @@ from django.test.utils import CaptureQueriesContext
 
 import engines
 from engines import CHANCE
+from games.boards import board_model, legal_entries
+from games.models import Game, Move
+from games.records.replay import MAX_PAGE
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
-from tournaments.board_models import board_model, legal_entries
-from tournaments.models import Game, Move, Round, Table, Tournament
-from tournaments.replay import MAX_PAGE
+from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

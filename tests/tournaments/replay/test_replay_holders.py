@@ -19,15 +19,16 @@ from django.test.utils import CaptureQueriesContext
 
 import engines
 from engines import CHANCE
+from games.boards import board_model, legal_entries
+from games.models import Game, Move, Seat
+from games.records.replay import MAX_PAGE
 from people import services
 from tests.engines.helpers import perturb_secrets
 from tests.factories import BotFactory, UserFactory
 from tests.people.waiting_games import running_game
 from tests.tournaments.played import played_game
 from tournaments import person_moves
-from tournaments.board_models import board_model, legal_entries
-from tournaments.models import Game, Move, Round, Seat, Table, Tournament
-from tournaments.replay import MAX_PAGE
+from tournaments.models import Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 

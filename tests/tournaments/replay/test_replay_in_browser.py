@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from games.models import Move
 from tests.factories import CompetitorFactory
 from tests.tournaments.boards.webdriver import MISSING, Browser
 from tests.tournaments.played import played_game
-from tournaments.models import Move
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -2,7 +2,7 @@
 
 Games finished before records existed, a record whose storing failed at the
 finish, and records computed under an engine version the server no longer has
-(``tournaments.records``). Idempotent: a game with a current record is
+(``games.records.stored``). Idempotent: a game with a current record is
 skipped, so running it twice stores nothing the second time. The pages build a
 missing record on their first view anyway; this fills them in bulk, ahead of
 the readers. Prints one line per ``--every`` games and a total.
@@ -14,8 +14,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournaments import records
-from tournaments.models import Game
+from games.models import Game
+from games.records import stored as records
 
 
 class Command(BaseCommand):

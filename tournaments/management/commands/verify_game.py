@@ -2,7 +2,7 @@
 
 Exit status: 0 when everything matches, 1 when something does not (each
 mismatch printed), 2 when the game cannot be verified (no such game, or not
-finished yet). The checks are in :mod:`tournaments.verification`.
+finished yet). The checks are in :mod:`games.records.verification`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.models import Game
-from tournaments.verification import NotVerifiable, verify_game
+from games.models import Game
+from games.records.verification import NotVerifiable, verify_game
 
 
 class Command(BaseCommand):

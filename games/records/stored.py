@@ -6,14 +6,14 @@ replay replayed from ply 0 up to the page. The log of a finished game never
 changes, so its replay is done once, when the game ends (``referee.finish``,
 right after its commit), and kept:
 
-* :class:`~tournaments.models.GameRecord`: per ply who moved, the action, its
+* :class:`~games.models.GameRecord`: per ply who moved, the action, its
   ``describe`` text and the public events -- everything the game page's text
   list and the game API's move log show, and no view of any seat. Whether the
   actions may be shown is still decided on every read by ``spectator.is_public``
   (a duplicate set still being played keeps them hidden), never here.
-* :class:`~tournaments.models.GameCheckpoint`: the engine state every
-  :data:`~tournaments.record_builder.CHECKPOINT_EVERY` plies, from which the
-  board replay starts a page (``tournaments.replay``).
+* :class:`~games.models.GameCheckpoint`: the engine state every
+  :data:`~games.records.builder.CHECKPOINT_EVERY` plies, from which the
+  board replay starts a page (``games.records.replay``).
 
 Storing must never make a finish fail: :func:`store_after_finish` logs and
 returns on any error, and whatever reads a record builds a missing one on the
@@ -33,10 +33,9 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Q, QuerySet
 
 import engines
-
-from . import live_record
-from .models import Game, GameCheckpoint, GameRecord, Move
-from .record_builder import RecordBuilder, Row, checkpoint_json
+from games.models import Game, GameCheckpoint, GameRecord, Move
+from games.records import live as live_record
+from games.records.builder import RecordBuilder, Row, checkpoint_json
 
 log = logging.getLogger(__name__)
 

@@ -29,10 +29,9 @@ from typing import Any
 import engines
 from engines import CHANCE, Dealer, EngineError
 from engines.base import same_json
-from ratings.results import final_ranks
-
-from . import spectator
-from .models import Game, Move
+from games import spectator
+from games.models import Game, Move
+from games.ranks import final_ranks
 
 
 class NotVerifiable(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .models import Move
+from games.models import Move
 
 FORFEITED = "forfeited"
 """Fault kind of the defaults played for a seat that already forfeited (not counted again).

@@ -1,4 +1,11 @@
-"""Signals other apps listen to, so ``tournaments`` never imports what sits above it.
+"""Signals the apps above listen to, so ``games`` never imports them.
+
+``game_finished`` is sent by the referee's ``finish`` with ``game``, inside the
+transaction that saved its outcome: ratings apply the result
+(``ratings.services``), an event's round may end and an arena's entrants wait
+again (``tournaments.game_hooks``). Django's signals are synchronous, so their
+writes commit or roll back with the outcome: a finished game is rated exactly
+once. Receivers must not depend on one another's order.
 
 ``games_settled`` is sent inside the transaction that finished or aborted
 games (``referee.finish``, ``events.lifecycle.abort_unfinished_games``), with
@@ -14,6 +21,9 @@ aborted), hence aborts are sent too.
 from __future__ import annotations
 
 from django.dispatch import Signal
+
+game_finished = Signal()
+"""Sent with ``game`` (the ``Game``, locked and now finished) inside the finishing transaction."""
 
 games_settled = Signal()
 """Sent with ``game_ids`` (a list of ``Game`` ids) once they finished or were aborted."""

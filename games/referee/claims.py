@@ -26,8 +26,8 @@ from django.db import DatabaseError, IntegrityError, connections
 from django.db.models import JSONField
 from django.utils import timezone
 
-from .decisions import Decision
-from .models import Game, Move, Seat
+from games.models import Game, Move, Seat
+from games.referee.decisions import Decision
 
 ANSWER_TIMEOUT_S = 60.0
 """How long a sent claim may take to answer before the connection is given up as broken."""

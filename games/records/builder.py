@@ -3,8 +3,8 @@
 One pass over the log gives, per ply, who moved, the action, its ``describe``
 text and the public events the ply produced (``state.events`` after the move
 minus before), and a copy of the state every :data:`CHECKPOINT_EVERY` plies.
-Both the stored record of a finished game (``tournaments.records``) and the
-in-process record of a running game (``tournaments.live_record``) are built
+Both the stored record of a finished game (``games.records.stored``) and the
+in-process record of a running game (``games.records.live``) are built
 here, so they cannot disagree with each other or with a fresh replay.
 
 A log written under older rules than this server's (``strict=False``) is
@@ -18,8 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import engines
-
-from .board_models import RECENT_EVENTS
+from games.boards import RECENT_EVENTS
 
 CHECKPOINT_EVERY = 100
 """Plies between stored states: the board replay's pages (``replay.MAX_PAGE``) start at
@@ -90,7 +89,7 @@ def checkpoint_json(state: engines.State) -> dict[str, Any]:
 
     A state carries every public event since ply 0 (tens of KiB late in a long
     game), but nothing reads them but ``board_model``, which shows the last
-    :data:`~tournaments.board_models.RECENT_EVENTS`; the record holds them all.
+    :data:`~games.boards.RECENT_EVENTS`; the record holds them all.
     """
     data = state.to_json()
     data["events"] = data["events"][-RECENT_EVENTS:]

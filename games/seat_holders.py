@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .models import Competitor, Game
+from games.models import Competitor, Game
 
 
 def seats_held_by(game: Game, user: Any) -> frozenset[int]:

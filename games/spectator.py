@@ -12,11 +12,11 @@ for someone who holds no seat -- *show less when in doubt*:
   hidden; its commitment ``sha256(seed)`` is shown from creation.
 * **Once finished** (and, for a game of a duplicate set, once its whole set
   is): every action with its ``engine.describe`` text, the seed and the
-  outcome; the board replay (``tournaments.replay``) may then show each
+  outcome; the board replay (``games.records.replay``) may then show each
   seat's view, the actions it was offered, and a bot move's latency and fault
   kind (and which moves a substituted seat's house bot played). An aborted
   game keeps its secrets, seed included. (Before that, a seat's own holder
-  may replay that one seat: ``tournaments.seat_holders``.)
+  may replay that one seat: ``games.seat_holders``.)
 * **A finished game whose duplicate set is still open** is shown as it was
   before its last ply, to everyone (:func:`shown`): its end position and last
   events hold the outcome and the secrets engines reveal at the end.
@@ -34,9 +34,8 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 import engines
 from engines import CHANCE
-
-from . import records
-from .models import Game, Seat
+from games.models import Game, Seat
+from games.records import stored as records
 
 
 @dataclass(frozen=True)
@@ -257,7 +256,7 @@ def public_seats(game: Game) -> list[PublicSeat]:
 def public_plies(game: Game) -> list[PublicPly]:
     """Every logged ply with its public events; actions only once the record is public.
 
-    Read from the game's public record (``tournaments.records``: stored once a
+    Read from the game's public record (``games.records.stored``: stored once a
     game is finished, kept in memory and extended while it runs), which holds
     only the moves counted by ``game.next_ply``, so a move being written by a
     concurrent transaction never shows half-done. The record holds every action,

@@ -1,6 +1,6 @@
 """A verification report as checks in words, for the human-readable verify page.
 
-``tournaments.verification`` lists what does not match; a person reading a
+``games.records.verification`` lists what does not match; a person reading a
 game's audit wants the other half too: what was checked and passed. This
 groups the report's problems under the checks the audit makes, each passed,
 failed (with every problem under it) or not reached (the replay stopped
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .verification import Problem, VerificationReport
+from games.records.verification import Problem, VerificationReport
 
 PASSED = "passed"
 FAILED = "failed"

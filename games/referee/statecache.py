@@ -17,8 +17,7 @@ from django.db.models import Q
 
 import engines
 from engines import State
-
-from .models import Game, Move
+from games.models import Game, Move
 
 CAPACITY = 512
 

@@ -32,9 +32,8 @@ from harbormaster_bot.examples.greedy import CHOOSERS
 from harbormaster_bot.examples.greedy.common import request_rng
 
 from engines import State
-
-from .decisions import FORFEITED, Decision, default_decision
-from .models import Competitor, Move, Seat
+from games.models import Competitor, Move, Seat
+from games.referee.decisions import FORFEITED, Decision, default_decision
 
 log = logging.getLogger(__name__)
 

@@ -1,9 +1,9 @@
 """A game's public record while it is not finished: kept in memory, extended by the new moves.
 
-A running game's log grows, so it is not stored (``tournaments.records`` stores
+A running game's log grows, so it is not stored (``games.records.stored`` stores
 a finished game's); but its page and its board replay need not replay it from
 ply 0 on every view either. This cache works like the referee's state cache
-(``tournaments.statecache``): an entry is the record up to some ply with the
+(``games.referee.statecache``): an entry is the record up to some ply with the
 state after it, and only the moves logged since are read and applied. The
 state cache itself cannot serve here: it keeps one state, whose events are not
 split by ply, and the page lists the events of every ply.
@@ -24,9 +24,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import engines
-
-from .models import Game, Move
-from .record_builder import RecordBuilder, Row
+from games.models import Game, Move
+from games.records.builder import RecordBuilder, Row
 
 CAPACITY = 128
 """Games kept: a long game's entry is a few hundred KiB (its plies and a dozen states)."""

@@ -1,0 +1,35 @@
+"""The bots' side of the referee's seat protocol (``games.players``), registered in ``ready()``.
+
+A push bot is called over HTTP at once; a pull bot is only told and its move
+arrives later. Each method delegates to ``botapi.referee`` and ``botapi.alerts``.
+"""
+
+from __future__ import annotations
+
+from engines import State
+from games.models import Game, Seat
+from games.referee.decisions import Decision
+
+from . import alerts, referee
+
+
+class BotSeats:
+    """Answers for the seats of bot competitors."""
+
+    def ask(self, game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
+        return referee.ask_bot(game, seat, state, ply)
+
+    def answers_at_once(self, seat: Seat) -> bool:
+        return not referee.waits_for_pull(seat)
+
+    def game_started(self, game: Game) -> None:
+        referee.game_started(game)
+
+    def game_finished(self, game: Game) -> None:
+        referee.game_finished(game)
+
+    def fault_counted(self, game: Game, position: int, fault_kind: str) -> None:
+        alerts.fault_recorded(game.pk, position, fault_kind)
+
+
+BOT_SEATS = BotSeats()
