@@ -65,8 +65,8 @@ greedy example bot: searching them as well measured worse than greedy.
 """
 PASSIVE = frozenset({"pass", "pilot_stop", "stay", "skip_buy"})
 """Actions of the rollout policy whenever one is legal."""
-SAFETY_S = 0.05
-"""Seconds kept back from the answer time for building the reply."""
+SAFETY_S = 0.25
+"""Seconds kept back from the answer time to build and send the reply, on a busy machine too."""
 
 
 def rollout(state: engines.State, rng: random.Random, seat: int) -> float:

@@ -57,8 +57,8 @@ TIME_SHARE = 0.7
 """No new sample is started once this share of the answer time is spent."""
 MARGIN = 5.0
 """Gold of mean final lead by which an action must beat greedy's choice to overrule it."""
-SAFETY_S = 0.05
-"""Seconds kept back from the answer time for building the reply."""
+SAFETY_S = 0.25
+"""Seconds kept back from the answer time to build and send the reply, on a busy machine too."""
 
 
 def rollout(state: engines.State, rng: random.Random, seat: int, stop: float) -> float | None:
