@@ -82,6 +82,7 @@ def test_a_failure_of_our_own_aborts_the_game_with_a_reason_anyone_can_read(
     assert tasks.advance_game(game.pk) == "idle", "an aborted game is left alone"
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Aborted:" in page and "the engine broke applying a move" in page
+    assert "players · unrated" in page, "an aborted game is not called rated above its reason"
 
 
 def test_failures_are_counted_per_ply_and_a_new_ply_starts_again() -> None:
