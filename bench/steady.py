@@ -124,8 +124,8 @@ def play_one_game(competitor_ids: Sequence[int], engine: str, rng: random.Random
     from games.referee import claims
     from games.referee.decisions import Decision
     from games.referee.statecache import load_state
+    from games.referee.steps import advance
     from tournaments.creation import create_game
-    from tournaments.referee import advance
 
     competitors = list(Competitor.objects.filter(pk__in=competitor_ids))
     with transaction.atomic():

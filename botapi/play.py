@@ -5,7 +5,7 @@ A bot author's test bench before registering. Each bot is an HTTP endpoint
 ``greedy``), which is started in this process on a free loopback port with
 :func:`harbormaster_bot.serve_in_background`. The games go through exactly what
 the service runs: ``tournaments.creation.create_game`` and the referee's
-eager loop in ``tournaments.dispatch`` (the same ``advance``/``submit``,
+eager loop in ``games.referee.dispatch`` (the same ``advance``/``submit``,
 HTTP client, signatures, deadlines and faults). They are stored unrated and
 unlisted (``Game.listed`` false: off the home page, the API's game list and
 the leaderboards' recent games; their own pages stay reachable by id), with
@@ -52,8 +52,8 @@ from harbormaster_bot.server import SECRET_ENV
 
 import engines
 from games.models import Game, Move
+from games.referee.steps import FORFEITED
 from tournaments.creation import create_game
-from tournaments.referee import FORFEITED
 
 from . import services
 from .client import CallResult, default_client

@@ -16,6 +16,12 @@ engines and competitors are bumped after its commit (``tournaments.pagecache_bum
 connected in ``harbormaster.pagecache_signals``). A finished game may become
 public only when another game of its duplicate set ends (finished or
 aborted), hence aborts are sent too.
+
+``game_aborted`` is sent when the referee gives a running game up (a step that
+fails on every try, ``games.referee.step_failures.abort``), with ``game``,
+inside the aborting transaction: an event's round treats the game as over and
+goes on (``tournaments.game_hooks``). An event's own cancellation does not send
+it (the event is ending anyway).
 """
 
 from __future__ import annotations
@@ -27,3 +33,6 @@ game_finished = Signal()
 
 games_settled = Signal()
 """Sent with ``game_ids`` (a list of ``Game`` ids) once they finished or were aborted."""
+
+game_aborted = Signal()
+"""Sent with ``game`` (the ``Game``, locked and now aborted) inside the aborting transaction."""

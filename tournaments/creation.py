@@ -17,8 +17,9 @@ from django.utils import timezone
 
 import engines
 from games.models import Competitor, Game, Seat
-from tournaments import pagecache_bumps, players, rating_rules
-from tournaments.dispatch import schedule_advance
+from games.referee import turns as players
+from games.referee.dispatch import schedule_advance
+from tournaments import pagecache_bumps, rating_rules
 from tournaments.models import League, Tournament
 
 MAX_SEED_LENGTH = Game._meta.get_field("seed").max_length

@@ -1,8 +1,9 @@
-"""What events do when one of their games finishes: the ``games.signals.game_finished`` receiver.
+"""What events do when one of their games ends: receivers of ``games.signals``.
 
-Connected in ``TournamentsConfig.ready``; runs inside the transaction that
-saved the outcome, so a round ends (and its next one is queued) and an arena's
-entrants wait again exactly when the finish commits.
+``game_finished`` and ``game_aborted`` are connected in ``TournamentsConfig.ready``;
+each runs inside the transaction that saved the game's end, so a round ends
+(and its next one is queued) and an arena's entrants wait again exactly when
+that end commits.
 """
 
 from __future__ import annotations
@@ -17,3 +18,8 @@ def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:
     """A tournament's round may end (its next one is queued); an arena game's entrants wait."""
     events.on_game_finished(game)
     arena.on_game_finished(game)
+
+
+def on_game_aborted(sender: Any, game: Game, **kwargs: Any) -> None:
+    """The referee gave a game up: its tournament round treats it as over and goes on."""
+    events.on_game_finished(game)

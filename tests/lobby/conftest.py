@@ -13,10 +13,11 @@ import pytest
 
 from botapi.models import Bot
 from games.models import Game, Seat
+from games.referee import turns as players
 from lobby.models import LobbySeat, LobbyTable
 from people import services as people
 from tests.factories import BotFactory, UserFactory
-from tournaments import creation, players
+from tournaments import creation
 from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 ALL = ["manila", "batavia", "cargo_noir", "grog_island"]

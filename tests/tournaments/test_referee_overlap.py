@@ -14,8 +14,8 @@ import pytest
 
 import engines
 from games.models import Game, Move
+from games.referee import steps as referee
 from tests.tournaments import workers
-from tournaments import referee
 from tournaments.creation import create_game
 
 pytestmark = [

@@ -17,9 +17,10 @@ import pytest
 from django.db import connections
 
 from games.models import Game, Seat
+from games.referee import turns as players
 from tests.factories import LeagueFactory
 from tests.tournaments import workers
-from tournaments import arena, creation, players
+from tournaments import arena, creation
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
