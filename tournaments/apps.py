@@ -10,11 +10,12 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.referee import dispatch, live_pages
-        from games.signals import game_aborted, game_finished
+        from games.signals import game_aborted, game_created, game_finished
         from harbormaster import embedded_scheduler
 
         from . import broadcast, game_hooks
 
+        game_created.connect(game_hooks.on_game_created, dispatch_uid="tournaments.created")
         game_finished.connect(game_hooks.on_game_finished, dispatch_uid="tournaments.finished")
         game_aborted.connect(game_hooks.on_game_aborted, dispatch_uid="tournaments.aborted")
         # The referee (in games) publishes to live pages and sets the embedded mode's

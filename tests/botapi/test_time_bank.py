@@ -18,13 +18,13 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi.models import Bot
 from botapi.referee import charge_time_bank
+from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import statecache
 from games.referee import steps as referee
 from games.referee import turns as players
 from games.tasks import recover_stalled
 from tests.factories import BotFactory
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_time-bank-secret"

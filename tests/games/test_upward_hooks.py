@@ -1,9 +1,11 @@
-"""The referee tells the layers above what happened without importing them.
+"""The referee and ``create_game`` reach the layers above without importing them.
 
 Live pages are a registered implementation (``games.referee.live_pages``),
-the embedded mode's clocks a registered timer (``games.referee.dispatch``), and
-a game the referee gives up is a signal (``games.signals.game_aborted``); the
-web side and the events app register or connect them in their ``ready()``.
+the embedded mode's clocks a registered timer (``games.referee.dispatch``), a
+new game and a game the referee gives up are signals (``game_created``,
+``game_aborted``), and whether competitors may take seats is asked of each
+kind's seat player (``check_seats``); the apps above register or connect them
+in their ``ready()``.
 """
 
 from __future__ import annotations
@@ -15,15 +17,17 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from games import players as seat_players
 from games import tasks as game_tasks
+from games.creation import create_game
 from games.models import Game
 from games.referee import dispatch, live_pages, step_failures, steps
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
-from games.signals import game_aborted
+from games.signals import game_aborted, game_created
+from people.seat_player import PersonSeats
 from tests.factories import CompetitorFactory
 from tournaments import broadcast
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 
@@ -125,3 +129,41 @@ def test_abort_sends_game_aborted_inside_its_transaction() -> None:
     finally:
         game_aborted.disconnect(dispatch_uid="test-aborted")
     assert seen == [(game.pk, Game.Status.ABORTED, True)]
+
+
+def test_create_game_sends_game_created_inside_its_transaction() -> None:
+    competitors = CompetitorFactory.create_batch(3, kind="person")
+    seen: list[tuple[int, list[int], bool]] = []
+
+    def receiver(sender: Any, game: Game, competitor_ids: list[int], **kwargs: Any) -> None:
+        seen.append((game.pk, competitor_ids, connection.in_atomic_block))
+
+    game_created.connect(receiver, dispatch_uid="test-created")
+    try:
+        game = create_game("manila", competitors, seed="s")
+    finally:
+        game_created.disconnect(dispatch_uid="test-created")
+    assert seen == [(game.pk, [c.pk for c in competitors], True)]
+
+
+class RefusingSeats(PersonSeats):
+    """A seat player whose competitors may never take a seat (else a person's)."""
+
+    def __init__(self) -> None:
+        self.asked: list[list[int]] = []
+
+    def check_seats(self, competitors: Any, *, created_by: Any, purpose: str) -> None:
+        self.asked.append([c.pk for c in competitors])
+        raise ValueError("no seat for you")
+
+
+def test_create_game_asks_every_seat_player_and_a_refusal_creates_nothing(monkeypatch) -> None:
+    refusing = RefusingSeats()
+    monkeypatch.setitem(seat_players._players, "refusing-test-kind", refusing)
+    competitors = CompetitorFactory.create_batch(3, kind="person")
+    with pytest.raises(ValueError, match="no seat for you"):
+        create_game("manila", competitors, seed="s")
+    assert refusing.asked == [[c.pk for c in competitors]]
+    assert not Game.objects.exists()
+    create_game("manila", competitors, seed="s", enforce_capacity=False)  # not asked then
+    assert len(refusing.asked) == 1

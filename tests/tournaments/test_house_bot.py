@@ -31,6 +31,7 @@ from harbormaster_bot.server import Turn
 import engines
 from botapi import protocol
 from engines import CHANCE
+from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.records.verification import verify_game
 from games.referee import house_bot
@@ -41,7 +42,6 @@ from ratings.models import Rating, RatingChange
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 

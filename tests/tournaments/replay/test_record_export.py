@@ -19,6 +19,7 @@ from rest_framework.test import APIClient
 
 import engines
 from engines import CHANCE
+from games.creation import create_game
 from games.models import Game, Move
 from games.ranks import final_ranks
 from games.referee import statecache
@@ -26,7 +27,6 @@ from games.referee import steps as referee
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
 from tournaments import person_moves
-from tournaments.creation import create_game
 from tournaments.models import Round, Table, Tournament
 
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
