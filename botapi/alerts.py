@@ -6,7 +6,7 @@ the task sends. So the referee never waits on mail or a webhook (with a
 broker; in the embedded mode tasks run inline, as everything does there):
 
 * :func:`fault_recorded` -- the referee, for every counted fault of a seat
-  (``tournaments.referee._record``); persons' seats are dropped by the task;
+  (``games.referee.steps._record``); persons' seats are dropped by the task;
 * :func:`suspended` -- ``services.record_game_health``, when it suspends a
   bot after its run of faulty games. An owner's own suspension is not
   alerted: they did it.

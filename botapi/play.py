@@ -4,8 +4,8 @@ A bot author's test bench before registering. Each bot is an HTTP endpoint
 (``http://host:port/path``) or an example bot by name (``random``,
 ``greedy``), which is started in this process on a free loopback port with
 :func:`harbormaster_bot.serve_in_background`. The games go through exactly what
-the service runs: ``tournaments.creation.create_game`` and the referee's
-eager loop in ``tournaments.dispatch`` (the same ``advance``/``submit``,
+the service runs: ``games.creation.create_game`` and the referee's
+eager loop in ``games.referee.dispatch`` (the same ``advance``/``submit``,
 HTTP client, signatures, deadlines and faults). They are stored unrated and
 unlisted (``Game.listed`` false: off the home page, the API's game list and
 the leaderboards' recent games; their own pages stay reachable by id), with
@@ -51,9 +51,9 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from harbormaster_bot.server import SECRET_ENV
 
 import engines
+from games.creation import create_game
 from games.models import Game, Move
-from tournaments.creation import create_game
-from tournaments.referee import FORFEITED
+from games.referee.steps import FORFEITED
 
 from . import services
 from .client import CallResult, default_client

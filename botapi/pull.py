@@ -10,7 +10,7 @@ and the seat waits, like a person). Instead the bot
   connection) until the referee signals a turn, or answers ``[]`` when
   ``wait`` seconds are over;
 * answers one with ``POST /api/v1/games/{id}/moves``: :func:`submit_move`
-  checks it and hands it to ``tournaments.referee.submit``, the one door
+  checks it and hands it to ``games.referee.steps.submit``, the one door
   every action goes through.
 
 Nothing is stored for a pending turn: it is derived from the games
@@ -21,7 +21,7 @@ only when its ``next_ply`` changed.
 
 Deadlines are the referee's: a turn is due ``move_time_ms`` plus the seat's
 time bank after it became available (``Game.last_progress_at``); the clock
-(``tournaments.referee.advance``) plays the default with a ``timeout``
+(``games.referee.steps.advance``) plays the default with a ``timeout``
 fault after that plus ``players.GRACE_MS``, exactly as for a person. A move
 posted too late is refused (409 ``deadline_passed``) and the clock is run at
 once. An illegal move is refused (400 ``illegal_action`` with the engine's
@@ -39,10 +39,10 @@ from django.utils import timezone
 
 from games.models import Game, Move, Seat
 from games.referee import statecache
+from games.referee import steps as referee
 from games.referee.decisions import Decision
-from tournaments import referee
-from tournaments.dispatch import schedule_advance
-from tournaments.players import GRACE_MS
+from games.referee.dispatch import schedule_advance
+from games.referee.turns import GRACE_MS
 
 from . import protocol
 from .client import excerpt

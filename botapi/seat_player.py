@@ -6,11 +6,14 @@ arrives later. Each method delegates to ``botapi.referee`` and ``botapi.alerts``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from engines import State
-from games.models import Game, Seat
+from games.models import Competitor, Game, Seat
 from games.referee.decisions import Decision
 
-from . import alerts, referee
+from . import alerts, capacity, referee
 
 
 class BotSeats:
@@ -30,6 +33,12 @@ class BotSeats:
 
     def fault_counted(self, game: Game, position: int, fault_kind: str) -> None:
         alerts.fault_recorded(game.pk, position, fault_kind)
+
+    def check_seats(
+        self, competitors: Sequence[Competitor], *, created_by: Any, purpose: str
+    ) -> None:
+        """``capacity.check_capacity``: BotAtCapacity or BotShareUsed when a bot may not."""
+        capacity.check_capacity(competitors, created_by=created_by, purpose=purpose)
 
 
 BOT_SEATS = BotSeats()

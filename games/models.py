@@ -61,7 +61,7 @@ class Game(models.Model):
         EVENT = "event", "paired by an organiser's event (a tournament, the arena)"
 
     class UnratedReason(models.TextChoices):
-        """Why an unrated game is unrated (``tournaments.rating_rules``); blank when rated."""
+        """Why an unrated game is unrated (``games.rating_rules``); blank when rated."""
 
         SAME_OWNER = "same_owner", "one owner holds several seats"
         CHALLENGE = "challenge", "a challenge"

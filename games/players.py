@@ -10,11 +10,13 @@ later, through the referee's ``submit``), as a person is.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from engines import State
-    from games.models import Game, Seat
+    from games.models import Competitor, Game, Seat
     from games.referee.decisions import Decision
 
 
@@ -35,6 +37,12 @@ class SeatPlayer(Protocol):
 
     def fault_counted(self, game: Game, position: int, fault_kind: str) -> None:
         """Inside a counted fault's transaction (any seat's: the player drops others')."""
+
+    def check_seats(
+        self, competitors: Sequence[Competitor], *, created_by: Any, purpose: str
+    ) -> None:
+        """Raise unless these competitors (any kind: the player picks its own) may take seats
+        in a new game now; inside the creating transaction (a player may lock rows)."""
 
 
 _players: dict[str, SeatPlayer] = {}

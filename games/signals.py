@@ -16,14 +16,30 @@ engines and competitors are bumped after its commit (``tournaments.pagecache_bum
 connected in ``harbormaster.pagecache_signals``). A finished game may become
 public only when another game of its duplicate set ends (finished or
 aborted), hence aborts are sent too.
+
+``game_created`` is sent by ``games.creation.create_game`` with ``game`` and
+``competitor_ids``, inside the creating transaction: the page cache's lists
+and the competitors' pages show it once it commits (``tournaments.pagecache_bumps``).
+
+``game_aborted`` is sent when the referee gives a running game up (a step that
+fails on every try, ``games.referee.step_failures.abort``), with ``game``,
+inside the aborting transaction: an event's round treats the game as over and
+goes on (``tournaments.game_hooks``). An event's own cancellation does not send
+it (the event is ending anyway).
 """
 
 from __future__ import annotations
 
 from django.dispatch import Signal
 
+game_created = Signal()
+"""Sent with ``game`` and ``competitor_ids`` by ``create_game``, inside its transaction."""
+
 game_finished = Signal()
 """Sent with ``game`` (the ``Game``, locked and now finished) inside the finishing transaction."""
 
 games_settled = Signal()
 """Sent with ``game_ids`` (a list of ``Game`` ids) once they finished or were aborted."""
+
+game_aborted = Signal()
+"""Sent with ``game`` (the ``Game``, locked and now aborted) inside the aborting transaction."""

@@ -50,10 +50,10 @@ from harbormaster_bot.examples.random_bot import RandomBot
 import engines
 from botapi import services
 from botapi.models import Bot
+from games.creation import create_game
 from games.models import Game
 from people import services as people
 from tournaments import events
-from tournaments.creation import create_game
 from tournaments.models import League, Tournament
 from tournaments.seating import example_bots_username
 

@@ -6,7 +6,7 @@ clock would never run out and nothing would find a stalled game. So in that
 mode the process that runs the referee keeps the timers itself:
 
 * :func:`call_later` runs a function after a delay (the referee's clocks,
-  through ``tournaments.dispatch.schedule_clock_check``); the first call
+  through ``games.referee.dispatch.schedule_clock_check``); the first call
   starts the threads, so a process that never sets a clock starts nothing;
 * :func:`start_beat` runs the tasks of ``CELERY_BEAT_SCHEDULE`` on their
   schedules (Celery's own schedule objects say when), as ``celery beat``

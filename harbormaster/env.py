@@ -216,7 +216,7 @@ def caches(environ: Mapping[str, str]) -> dict[str, Any]:
     request's, under ASGI), and redis-py's hiredis parser. A lost connection
     raises redis-py's own error, as Django's backend did (django-redis's
     ``IGNORE_EXCEPTIONS`` stays off: the referee tells a Redis outage from a
-    fault by it, ``tournaments.step_failures``). The embedded mode is one
+    fault by it, ``games.referee.step_failures``). The embedded mode is one
     process, where memory is enough.
 
     REDIS_CACHE_URL puts it on a Redis of its own (docker-compose does): the

@@ -8,7 +8,7 @@ the transaction, which then rolls back), so a refusal changes nothing.
 
 The rules come from where they already live: who may seat which bot from
 ``tournaments.seating``, whether a table may be rated from
-``tournaments.rating_rules`` (asked as the seats fill, so ``rated`` is refused
+``games.rating_rules`` (asked as the seats fill, so ``rated`` is refused
 with the rule's reason, never quietly dropped), a bot's limit of games at once
 from ``botapi.capacity`` (at the start), and a person's consent to meet bots
 in rated games from ``people.Profile.accepts_bot_opponents``.
@@ -30,11 +30,12 @@ from django.utils import timezone
 import engines
 from botapi.capacity import BotAtCapacity
 from botapi.models import Bot
+from games import rating_rules
+from games.creation import GameSetupError, create_game
 from games.models import Competitor
 from people.models import Profile
 from people.services import ensure_person
-from tournaments import rating_rules, seating
-from tournaments.creation import GameSetupError, create_game
+from tournaments import seating
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable

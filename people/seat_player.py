@@ -6,8 +6,11 @@ is their turn and starts the clock; the move arrives through the play socket.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from engines import State
-from games.models import Game, Seat
+from games.models import Competitor, Game, Seat
 from games.referee.decisions import Decision
 
 
@@ -28,6 +31,11 @@ class PersonSeats:
 
     def fault_counted(self, game: Game, position: int, fault_kind: str) -> None:
         """Nothing to alert: a person sees their faults on the game's page."""
+
+    def check_seats(
+        self, competitors: Sequence[Competitor], *, created_by: Any, purpose: str
+    ) -> None:
+        """A person may sit at any number of games: nothing to refuse."""
 
 
 PERSON_SEATS = PersonSeats()

@@ -44,9 +44,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engines
+from games.creation import GameSetupError, create_game
 from games.models import Competitor, Game, Seat
 from ratings.systems import TRUESKILL_DEFAULTS
-from tournaments.creation import GameSetupError, create_game
 from tournaments.formats import FormatError
 from tournaments.formats.arena import Candidate, match
 from tournaments.models import ArenaEntry, League

@@ -26,10 +26,11 @@ from games.boards import board_model
 from games.models import Competitor, Game, Move, Seat
 from games.records import replay
 from games.referee import house_bot, statecache
+from games.referee import steps as referee
 from games.referee.decisions import Decision
-from tournaments import broadcast, referee
-from tournaments.dispatch import schedule_advance
-from tournaments.players import GRACE_MS
+from games.referee.dispatch import schedule_advance
+from games.referee.turns import GRACE_MS
+from tournaments import broadcast
 
 
 class PlayError(Exception):

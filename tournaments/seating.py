@@ -14,7 +14,7 @@ A game that seats a bot of another owner (house bots aside) is a
 choose the game, its opponents or its timing, so its result must not move
 their ratings (rated play between owners is for tournaments and the arena,
 which the tournament code pairs itself). That rule, and the one against
-rating one owner's bots against each other, live in ``tournaments.rating_rules``.
+rating one owner's bots against each other, live in ``games.rating_rules``.
 
 Another owner's ``tournament`` bot is public (it is listed) but cannot be
 challenged; the refusal says so. Another owner's private bot is refused
@@ -29,20 +29,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.conf import settings
 from django.db.models import Q, QuerySet
 
 from botapi.models import Bot
-
-DEFAULT_EXAMPLE_BOTS_USERNAME = "examples"
+from games.rating_rules import example_bots_username
 
 
 class SeatRefused(ValueError):
     """This bot cannot take a seat in this game; the message says why."""
-
-
-def example_bots_username() -> str:
-    return getattr(settings, "EXAMPLE_BOTS_USERNAME", DEFAULT_EXAMPLE_BOTS_USERNAME)
 
 
 def _user_id(user: Any) -> int | None:

@@ -7,8 +7,8 @@ import yaml
 from rest_framework.test import APIClient
 
 from botapi.models import Bot
+from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.factories import BotFactory, UserFactory
-from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 pytestmark = pytest.mark.django_db
 

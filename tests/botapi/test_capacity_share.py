@@ -18,10 +18,10 @@ from rest_framework.test import APIClient
 
 from botapi.capacity import BotAtCapacity, BotShareUsed, check_capacity
 from botapi.models import Bot
+from games.creation import create_game
 from games.models import Game, Move, Seat
+from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
-from tournaments.creation import create_game
-from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 GAMES = "/api/v1/games/"
 

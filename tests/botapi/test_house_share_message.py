@@ -13,9 +13,9 @@ import pytest
 
 from botapi import services
 from botapi.capacity import challenger_share
+from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.botapi.test_capacity_share import bot_of, challenge
 from tests.factories import UserFactory
-from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from botapi import protocol, pull, services
+from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import statecache
+from games.referee import turns as players
 from tests.factories import BotFactory
-from tournaments import players
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 TURNS = "/api/v1/bots/me/turns"

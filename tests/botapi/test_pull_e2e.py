@@ -20,9 +20,9 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from rest_framework.test import APIClient
 
 import engines
+from games.creation import create_game
 from games.models import Competitor, Game
 from tests.factories import BotFactory, UserFactory
-from tournaments.creation import create_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SECRET = "hms_pull-e2e"

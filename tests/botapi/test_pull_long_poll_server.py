@@ -28,11 +28,11 @@ from django.conf import settings
 from django.db import connection
 
 from botapi import pull, services
+from games.creation import create_game
 from games.referee import statecache
 from tests.factories import BotFactory
 from tests.foundation.servers import start_server
 from tests.tournaments.workers import test_database_url as database_url
-from tournaments.creation import create_game
 
 pytestmark = [
     pytest.mark.postgres,

@@ -25,8 +25,8 @@ from rest_framework.test import APIClient
 import engines
 from botapi import protocol, services
 from engines import CHANCE, Dealer
+from games.creation import create_game
 from tests.factories import BotFactory
-from tournaments.creation import create_game
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "bot-protocol.md"

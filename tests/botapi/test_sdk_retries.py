@@ -16,10 +16,10 @@ from harbormaster_bot import Turn, serve_in_background
 
 from botapi.models import Bot
 from botapi.referee import ask_bot
+from games.creation import create_game
 from games.models import Move, Seat
 from games.referee import statecache
 from tests.factories import BotFactory
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_retry-test-secret"

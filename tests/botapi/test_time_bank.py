@@ -2,7 +2,7 @@
 
 Push bots are charged by ``botapi.referee.ask_bot``, pull bots by
 ``botapi.pull.submit_move``, and a seat whose clock ran out (person or pull
-bot) by the timeout branch of ``tournaments.referee.advance``. A push bot's bank
+bot) by the timeout branch of ``games.referee.steps.advance``. A push bot's bank
 never pays for time the referee itself lost (a step recovered after a crash).
 """
 
@@ -18,12 +18,13 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi.models import Bot
 from botapi.referee import charge_time_bank
+from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import statecache
+from games.referee import steps as referee
+from games.referee import turns as players
+from games.tasks import recover_stalled
 from tests.factories import BotFactory
-from tournaments import players, referee
-from tournaments.creation import create_game
-from tournaments.tasks import recover_stalled
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_time-bank-secret"

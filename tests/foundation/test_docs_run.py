@@ -62,13 +62,13 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from botapi import services
+from games.creation import create_game
 from games.referee import statecache
 from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory
 from tests.foundation.processes import PROJECT_DIR, clean_env
 from tests.foundation.servers import Server, free_port, start_server
 from tests.sdk_js.node import node_or_skip
 from tests.tournaments import workers
-from tournaments.creation import create_game
 
 PAGES = ["README.md", "sdk/python/README.md", "sdk/js/README.md", "docs/bot-protocol.md"]
 SHELL_BLOCKS = {"sh", "bash", "shell", "console"}

@@ -7,8 +7,8 @@ from django.apps import apps
 from django.core.management import call_command
 from django.db import connection
 
+from games.creation import create_game
 from tests.factories import CompetitorFactory
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -23,12 +23,12 @@ from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from games.creation import create_game
 from harbormaster import env
 from tests.foundation.processes import clean_env
 from tests.foundation.servers import Server, start_server
 from tests.tournaments import workers
 from tests.tournaments.play.conftest import people
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

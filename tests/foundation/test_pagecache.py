@@ -19,6 +19,7 @@ from django.middleware.csrf import _unmask_cipher_token, get_token
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.authtoken.models import Token
 
+from games.creation import create_game
 from games.models import Game, Seat
 from harbormaster import pagecache
 from ratings.recompute import recompute_scope
@@ -26,7 +27,6 @@ from ratings.scopes import global_scope
 from tests.factories import CompetitorFactory, GameFactory, UserFactory, finished_game
 from tests.tournaments.ladders import ladder
 from tests.tournaments.played import play_as_people
-from tournaments.creation import create_game
 
 HIT = "X-Page-Cache"
 

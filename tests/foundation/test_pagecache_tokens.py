@@ -18,7 +18,9 @@ from django.db import transaction
 from django.test import Client
 
 from botapi.models import Bot
+from games import creation
 from games.models import Game
+from games.referee import steps as referee
 from harbormaster import pagecache
 from harbormaster import pagecache_tokens as tokens
 from people.services import ensure_person
@@ -29,7 +31,7 @@ from ratings.services import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 from tests.tournaments.events.test_duplicate_privacy import play_to_the_end
 from tests.tournaments.played import played_game
-from tournaments import broadcast, creation, pagecache_bumps, referee
+from tournaments import broadcast, pagecache_bumps
 from tournaments.events.lifecycle import abort_unfinished_games
 from tournaments.models import League, Round, Table, Tournament
 

@@ -4,7 +4,7 @@ It must do what Django's backend did (every operation the project uses), with on
 connection pool per process shared by the backend object Django makes in each thread,
 hiredis parsing replies, safe under threads and still right in a forked child; and a lost
 Redis must raise redis-py's own error, by which the referee tells an outage from a fault
-(``tournaments.step_failures.PASSING``).
+(``games.referee.step_failures.PASSING``).
 """
 
 from __future__ import annotations

@@ -15,15 +15,15 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from games.creation import create_game
 from games.models import Game, Outcome
+from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
 from games.signals import game_finished
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward
-from tournaments import referee
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 

@@ -9,10 +9,10 @@ import pytest
 from botapi.seat_player import BOT_SEATS
 from games import players
 from games.models import Competitor, Seat
+from games.referee import turns as asking
 from games.referee.decisions import Decision
 from people.seat_player import PERSON_SEATS
 from tests.factories import CompetitorFactory, GameFactory
-from tournaments import players as asking
 
 
 def test_the_bot_and_person_sides_register_their_players_at_startup() -> None:

@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 
 from botapi.models import Bot
+from games import creation
 from games.models import Game, Seat
+from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.referee import turns as players
 from lobby.models import LobbySeat, LobbyTable
 from people import services as people
 from tests.factories import BotFactory, UserFactory
-from tournaments import creation, players
-from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 ALL = ["manila", "batavia", "cargo_noir", "grog_island"]
 

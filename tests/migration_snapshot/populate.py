@@ -33,11 +33,11 @@ def populate() -> None:
     # Imported here: this module runs as a script, and models load only after django.setup().
     from django.contrib.auth import get_user_model
 
+    from games.creation import create_game
     from harbormaster import demo
     from lobby import services as lobby
     from people.services import ensure_person
     from tournaments import person_moves
-    from tournaments.creation import create_game
 
     users = get_user_model().objects
     admin = users.get(username=demo.ensure_demo_admin().username)

@@ -10,15 +10,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.creation import create_game
 from games.models import Competitor
+from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
 from people import seated, services
 from people.waiting import games_waiting_for
 from tests.factories import CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
-from tournaments import referee
-from tournaments.creation import create_game
 
 from .waiting_games import running_game
 

@@ -16,7 +16,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.creation import create_game
 from games.models import Competitor, Game, Seat
+from games.referee import steps as referee
 from games.signals import games_settled
 from ratings.models import RatingScope
 from ratings.recompute import recompute_scope
@@ -26,8 +28,6 @@ from stats.models import CountedGame, OpponentTally, SeatTally
 from stats.tallies import rebuild, settle
 from tests.factories import CompetitorFactory, finished_game
 from tests.tournaments.played import play_as_people
-from tournaments import referee
-from tournaments.creation import create_game
 from tournaments.events.lifecycle import abort_unfinished_games
 
 from . import reference

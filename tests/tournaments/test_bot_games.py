@@ -12,12 +12,12 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from botapi.models import Bot
+from games.creation import create_game
 from games.models import Game, Seat
+from games.referee import steps as referee
 from ratings.models import RatingChange
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory
-from tournaments import referee
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_example-secret"

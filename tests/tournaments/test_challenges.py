@@ -13,10 +13,10 @@ import pytest
 
 from botapi.models import Bot
 from games.models import Game, Move
+from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.factories import BotFactory, UserFactory
 from tests.tournaments.game_requests import body, client_of, db_snapshot
 from tests.tournaments.played import played_game
-from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 pytestmark = pytest.mark.django_db
 

@@ -9,12 +9,12 @@ import psycopg
 import pytest
 from django.db import Error, IntegrityError, connection, transaction
 
+from games.creation import create_game
 from games.models import Game, Move
 from games.referee import claims
 from games.referee.decisions import Decision
 from tests.factories import CompetitorFactory
 from tests.tournaments import workers
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -20,12 +20,12 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 from harbormaster_bot.examples.random_bot import RandomBot
 
+from games.creation import create_game
 from games.models import Game, Move, Seat
+from games.referee import turns as players
 from harbormaster.asgi import application
 from harbormaster.embedded_scheduler import StartsBeat
 from tests.factories import BotFactory
-from tournaments import players
-from tournaments.creation import create_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

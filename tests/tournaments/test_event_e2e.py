@@ -31,12 +31,13 @@ from harbormaster_bot.examples.random_bot import RandomBot
 import engines
 from botapi.models import Bot
 from games.models import Game
+from games.tasks import recover_stalled
 from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory
 from tests.foundation.processes import clean_env
 from tests.foundation.servers import Server, start_server
 from tournaments import events
 from tournaments.models import Entrant, Round, Tournament
-from tournaments.tasks import recover_stalled, schedule_due_rounds
+from tournaments.tasks import schedule_due_rounds
 
 from . import workers
 from .workers import WorkerFarm, wait_for, worker_farm

@@ -20,13 +20,13 @@ import pytest
 import engines
 import ratings.services
 from engines import CHANCE
+from games.creation import create_game
 from games.models import Game, Move, Outcome
+from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward
-from tournaments import referee
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]

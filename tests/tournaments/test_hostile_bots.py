@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from harbormaster_bot.examples.random_bot import RandomBot
 
+from games.creation import create_game
 from games.models import Game, Seat
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 SECRET = "hms_example-secret"

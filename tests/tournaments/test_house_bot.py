@@ -31,17 +31,17 @@ from harbormaster_bot.server import Turn
 import engines
 from botapi import protocol
 from engines import CHANCE
+from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.records.verification import verify_game
 from games.referee import house_bot
+from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
 from ratings.models import Rating, RatingChange
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward
-from tournaments import referee
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 

@@ -16,11 +16,11 @@ from django.test import Client
 
 import engines
 from engines import CHANCE
+from games.creation import create_game
 from games.models import Game
 from ratings.models import Rating
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward, play_as_people, played_game
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 

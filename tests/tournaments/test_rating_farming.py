@@ -14,14 +14,14 @@ from __future__ import annotations
 import pytest
 
 from botapi.models import Bot
+from games.creation import GameSetupError, create_game
 from games.models import Game
+from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from ratings.models import Rating
 from ratings.services import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.game_requests import body, client_of, db_snapshot
 from tests.tournaments.played import played_game
-from tournaments.creation import GameSetupError, create_game
-from tournaments.seating import DEFAULT_EXAMPLE_BOTS_USERNAME
 
 pytestmark = pytest.mark.django_db
 

@@ -16,14 +16,14 @@ from django.db import connection
 from django.utils import timezone
 
 import engines
+from games.creation import GameSetupError, create_game
 from games.models import Game, Move, Seat
+from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people
-from tournaments import referee
-from tournaments.creation import GameSetupError, create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 

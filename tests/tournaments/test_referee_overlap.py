@@ -13,10 +13,10 @@ import psycopg
 import pytest
 
 import engines
+from games.creation import create_game
 from games.models import Game, Move
+from games.referee import steps as referee
 from tests.tournaments import workers
-from tournaments import referee
-from tournaments.creation import create_game
 
 pytestmark = [
     pytest.mark.postgres,

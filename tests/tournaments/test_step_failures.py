@@ -5,7 +5,7 @@ recovery asked again every 15 s and the game stayed at the same ply for
 ever, with no fault recorded. Now the third failure on one ply gives it up:
 the seat whose answer was being handled gets a fault and its default, or,
 when the failure is the referee's own, the game is aborted with a reason.
-Both tests go through the Celery task (``tasks.advance_game``), as the
+Both tests go through the Celery task (``games.tasks.advance_game``), as the
 recovery would.
 """
 
@@ -18,9 +18,10 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi.client import BotClient
 from engines.base import State
+from games import tasks as game_tasks
+from games.creation import create_game
 from games.models import Game, Move, Seat
-from tournaments import step_failures, tasks
-from tournaments.creation import create_game
+from games.referee import step_failures
 
 from .events.conftest import people
 
@@ -46,7 +47,7 @@ def test_a_bot_answer_the_referee_fails_on_becomes_that_seats_fault_and_the_game
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             break
-        results.append(tasks.advance_game(game.pk))
+        results.append(game_tasks.advance_game(game.pk))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED, f"stopped at ply {game.next_ply}: {results}"
     assert "failed" in results and "default" in results
@@ -72,14 +73,14 @@ def test_a_failure_of_our_own_aborts_the_game_with_a_reason_anyone_can_read(
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING and game.failures == 1, "the first try failed"
     ply = game.next_ply
-    assert tasks.advance_game(game.pk) == "failed"
-    assert tasks.advance_game(game.pk) == "aborted"
+    assert game_tasks.advance_game(game.pk) == "failed"
+    assert game_tasks.advance_game(game.pk) == "aborted"
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED and game.next_ply == ply
     assert f"failed {step_failures.TRIES} times in a row on move {ply}" in game.status_reason
     assert "injected: the engine broke" in game.status_reason
     assert not Move.objects.filter(game=game).exclude(fault_kind="").exists(), "no seat blamed"
-    assert tasks.advance_game(game.pk) == "idle", "an aborted game is left alone"
+    assert game_tasks.advance_game(game.pk) == "idle", "an aborted game is left alone"
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Aborted:" in page and "the engine broke applying a move" in page
     assert "players · unrated" in page, "an aborted game is not called rated above its reason"

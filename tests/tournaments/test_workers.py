@@ -23,10 +23,10 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from engines import CHANCE
+from games.creation import create_game
 from games.models import Game, Move, Seat
+from games.tasks import advance_game, recover_stalled
 from ratings.models import RatingChange
-from tournaments.creation import create_game
-from tournaments.tasks import advance_game, recover_stalled
 
 from .workers import WorkerFarm, wait_for, worker_farm
 

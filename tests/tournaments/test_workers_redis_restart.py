@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 from harbormaster_bot.examples.random_bot import RandomBot
 
+from games.creation import create_game
 from games.models import Game
+from games.tasks import advance_game
 from harbormaster.celery import app
 from tests.foundation.processes import PROJECT_DIR
 from tests.foundation.redis_server import RedisServer, own_redis
-from tournaments.creation import create_game
-from tournaments.tasks import advance_game
 
 from . import workers
 from .workers import WORKER_SETTINGS, WorkerFarm, wait_for, worker_farm

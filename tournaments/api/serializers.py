@@ -16,7 +16,7 @@ from botapi.api.fields import BoundedDictField
 from botapi.api.serializers import QuerySerializer, RefuseUnknownFieldsMixin
 from botapi.models import engine_slugs
 from games.models import Game
-from tournaments.rating_rules import RatedRefused, decide_rated
+from games.rating_rules import RatedRefused, decide_rated
 from tournaments.seating import SeatRefused, seat_bot, seatable_bots_by_id
 
 MAX_MOVE_TIME_MS = 60_000

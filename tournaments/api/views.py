@@ -1,4 +1,4 @@
-"""Game endpoints of the REST API. Thin: creation in ``tournaments.creation``, what may be
+"""Game endpoints of the REST API. Thin: creation in ``games.creation``, what may be
 shown in ``games.spectator``, the audit in ``games.records.verification``.
 
 Reading a game is public (the same record the game page shows to anyone);
@@ -27,12 +27,12 @@ from botapi.api.pagination import NewestFirstCursorPagination
 from botapi.api.plain_data import Representer, representer
 from botapi.capacity import BotAtCapacity
 from games import spectator
+from games.creation import GameSetupError, create_game
 from games.models import Game, Seat
 from games.records import export as game_export
 from games.records.verification import NotVerifiable, verify_game
 from harbormaster import pagecache, pagecache_tokens
 from tournaments.api import serializers as s
-from tournaments.creation import GameSetupError, create_game
 
 NOT_FOUND = OpenApiResponse(description="No such game.")
 AT_CAPACITY = OpenApiResponse(

@@ -40,8 +40,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.models import Competitor, Game, Seat
+from games.referee.dispatch import schedule_advance
 from games.referee.house_bot import forfeit_seats
-from tournaments.dispatch import schedule_advance
 from tournaments.events.eligibility import pool_refusal, why_cannot_play
 from tournaments.events.errors import EventError
 from tournaments.events.locks import lock_tournament

@@ -24,10 +24,10 @@ from django.utils import timezone
 
 from engines import CHANCE
 from games.models import Game, Seat
+from games.referee.turns import GRACE_MS
 from tournaments.events.eligibility import bot_of, why_cannot_play
 from tournaments.events.rounds import BEAT_INTERVAL_S
 from tournaments.models import Entrant, Round, Tournament
-from tournaments.players import GRACE_MS
 
 STUCK_AFTER = timedelta(minutes=2)
 """Beyond its clock, how long a game may make no move before it counts as stuck."""

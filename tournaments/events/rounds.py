@@ -44,9 +44,9 @@ from django.db.models import F
 from django.utils import timezone
 
 import engines
+from games.creation import GameSetupError, create_game
 from games.models import Game
 from tournaments import formats
-from tournaments.creation import GameSetupError, create_game
 from tournaments.events.history import active_entrants, history_of
 from tournaments.events.seeds import game_seed
 from tournaments.models import Entrant, Round, Table, Tournament

@@ -16,10 +16,12 @@ import psycopg
 import pytest
 from django.db import connections
 
+from games import creation
 from games.models import Game, Seat
+from games.referee import turns as players
 from tests.factories import LeagueFactory
 from tests.tournaments import workers
-from tournaments import arena, creation, players
+from tournaments import arena
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

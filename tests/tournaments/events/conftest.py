@@ -98,7 +98,7 @@ def complete_log(game: Game, seed: int = 0) -> None:
 
 def finish_games(games, seed: int = 0) -> None:
     """Complete each game's log and let the referee finish it (outcome, ratings, the hook)."""
-    from tournaments import referee
+    from games.referee import steps as referee
 
     for game in games:
         complete_log(game, seed)

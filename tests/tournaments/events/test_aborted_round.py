@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from games import tasks as game_tasks
 from games.models import Game
 from games.referee import statecache
-from tournaments import events, tasks
+from tournaments import events
 from tournaments.models import Round
 
 from .conftest import finish_games, running_games
@@ -37,7 +38,7 @@ def test_a_game_aborted_by_the_referee_lets_its_round_finish_and_the_next_be_pai
         return real_load(game, *args, **kwargs)
 
     monkeypatch.setattr(statecache, "load_state", load_state)
-    assert [tasks.advance_game(broken.pk) for _ in range(3)] == ["failed", "failed", "aborted"]
+    assert [game_tasks.advance_game(broken.pk) for _ in range(3)] == ["failed", "failed", "aborted"]
     broken.refresh_from_db()
     assert broken.status == Game.Status.ABORTED
     problem = events.problems(event)[0]

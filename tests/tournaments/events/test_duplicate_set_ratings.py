@@ -21,6 +21,8 @@ from django.db import connection
 from django.test import Client
 
 from games.models import Game
+from games.referee import step_failures
+from games.referee import steps as referee
 from ratings import services
 from ratings.models import Rating, RatingChange
 from ratings.recompute import recompute_scope
@@ -30,7 +32,7 @@ from stats import competitor as stats
 from tests.factories import finished_game
 from tests.ratings.test_services import _snapshot
 from tests.stats.test_pages import chart_blob
-from tournaments import events, referee, step_failures
+from tournaments import events
 
 from .conftest import complete_log, finish_games, make_event, pull_bots, running_games
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from botapi.models import Bot
+from games.creation import create_game
 from games.models import Game
 from ratings.models import Rating
 from ratings.scopes import league_scope
 from tests.factories import LeagueFactory, UserFactory
 from tournaments import events
-from tournaments.creation import create_game
 from tournaments.events import EventError, seeds
 from tournaments.models import Entrant, Round, Table, Tournament
 

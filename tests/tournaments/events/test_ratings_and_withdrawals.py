@@ -8,10 +8,11 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Move, Seat
+from games.referee import steps as referee
 from ratings.models import Rating, RatingChange, RatingScope
 from tests.factories import LeagueFactory
 from tests.tournaments.played import play_as_people
-from tournaments import events, person_moves, referee
+from tournaments import events, person_moves
 from tournaments.models import Entrant, Round, Table, Tournament
 
 from .conftest import finish_games, make_event, people, running_games

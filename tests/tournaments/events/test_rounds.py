@@ -10,11 +10,13 @@ from django.db import connection
 from django.utils import timezone
 
 from games.models import Game
+from games.referee import steps as referee
+from games.tasks import recover_stalled
 from ratings.scopes import global_scope
-from tournaments import events, referee
+from tournaments import events
 from tournaments.events import rounds, seeds
 from tournaments.models import Entrant, Round, Table, Tournament
-from tournaments.tasks import pair_next_round, recover_stalled, schedule_due_rounds
+from tournaments.tasks import pair_next_round, schedule_due_rounds
 
 from .conftest import complete_log, finish_games, make_event, people, play_out, running_games
 

@@ -20,11 +20,12 @@ from harbormaster_bot.examples.greedy import greedy_bot
 from harbormaster_bot.examples.random_bot import RandomBot
 
 from games.models import Game
+from games.tasks import recover_stalled
 from tests.tournaments.workers import WorkerFarm, wait_for, worker_farm
 from tournaments import events
 from tournaments.events.rounds import due_rounds
 from tournaments.models import Round, Table, Tournament
-from tournaments.tasks import pair_next_round, recover_stalled
+from tournaments.tasks import pair_next_round
 
 from .conftest import make_event
 

@@ -16,8 +16,8 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.sessions.backends.cache import SessionStore
 
+from games.creation import create_game
 from harbormaster import socket_limits
-from tournaments.creation import create_game
 
 from .conftest import TIMEOUT_S, Socket, people
 

@@ -15,12 +15,12 @@ import pytest
 from asgiref.sync import async_to_sync
 from rest_framework.test import APIClient
 
+from games.creation import create_game
 from games.models import Game, Move, Seat
+from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
 from tests.tournaments.test_house_bot import expire_clock
-from tournaments import referee
-from tournaments.creation import create_game
 
 from .conftest import Socket, people
 

@@ -36,10 +36,10 @@ from channels.db import database_sync_to_async
 
 import engines
 from games.boards import legal_entries
+from games.creation import create_game
 from games.models import Game
 from tests.tournaments.played import fast_forward
 from tournaments import consumers
-from tournaments.creation import create_game
 
 from .conftest import Socket, people
 

@@ -13,14 +13,14 @@ import random
 
 import pytest
 
+from games.creation import create_game
 from games.models import Game, GameRecord, Outcome
 from games.records import stored as records
+from games.referee import steps as referee
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people
 from tests.tournaments.replay.test_game_records import fresh_replay
-from tournaments import referee
-from tournaments.creation import create_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 

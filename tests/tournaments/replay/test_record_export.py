@@ -19,13 +19,14 @@ from rest_framework.test import APIClient
 
 import engines
 from engines import CHANCE
+from games.creation import create_game
 from games.models import Game, Move
 from games.ranks import final_ranks
 from games.referee import statecache
+from games.referee import steps as referee
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
-from tournaments import person_moves, referee
-from tournaments.creation import create_game
+from tournaments import person_moves
 from tournaments.models import Round, Table, Tournament
 
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
@@ -56,8 +57,8 @@ def referee_states(monkeypatch) -> dict[int, engines.State]:
 
 def play_with_a_resignation(game: Game, rng: random.Random, seat: int, after: int) -> None:
     """People play ``after`` plies, then ``seat`` resigns and the rest is played out."""
+    from games.referee import steps as referee
     from games.referee.decisions import Decision
-    from tournaments import referee
 
     while game.next_ply < after:
         game.refresh_from_db()

@@ -27,11 +27,10 @@ from games.models import Game, Move, Outcome, Seat
 from games.ranks import final_ranks
 from games.records import live as live_record
 from games.records import stored as records
-from games.referee import claims, house_bot, statecache
+from games.referee import claims, house_bot, live_pages, statecache, turns
 from games.referee.decisions import FORFEITED, Decision, default_decision
+from games.referee.dispatch import others_waiting, schedule_advance
 from games.signals import game_finished, games_settled
-from tournaments import broadcast, players
-from tournaments.dispatch import others_waiting, schedule_advance
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +151,7 @@ def _claim(
             return None
         if fault is not None:
             _count_fault(game, fault[0])
-            players.fault_counted(game, fault[0], fault[1])
+            turns.fault_counted(game, fault[0], fault[1])
         transaction.on_commit(lambda: played.committed(game))  # before the finish's messages
         if ends and finish(game.pk, state=played.after):
             game.status = Game.Status.FINISHED
@@ -188,7 +187,7 @@ class _Played:
         """
         statecache.remember(game, self.ply + len(self.decisions), self.after, copy=False)
         messages = self.messages if self.end_shown else self.messages[:-1]
-        broadcast.publish_many(game.pk, messages)
+        live_pages.pages().publish_many(game.pk, messages)
 
 
 def _play(
@@ -200,7 +199,7 @@ def _play(
         raise RefereeError("illegal_action", str(exc)) from None
     played = _Played(ply, state.clone())
     after = played.after
-    watched = broadcast.maybe_watched(game.pk)  # else no message is built (nor its view)
+    watched = live_pages.pages().maybe_watched(game.pk)  # else no message is built (nor its view)
     mover = seat
     checked = True  # the decision was checked on ``state``, which ``after`` is a copy of
     while True:
@@ -213,7 +212,7 @@ def _play(
         played.decisions.append((mover, decision))
         if watched:
             played.messages.append(
-                broadcast.move_message(
+                live_pages.pages().move_message(
                     game.pk, ply + len(played.decisions) - 1, mover, after.view(None),
                     after.events[seen:],
                 )
@@ -292,7 +291,7 @@ def advance(game_id: int) -> str:
         table = _Table(game, statecache.load_state(game))
         return _advance(table)
     except Exception as exc:
-        from tournaments.step_failures import step_failed
+        from games.referee.step_failures import step_failed
 
         seat = table.answering if table is not None else None
         return step_failed(game_id, game.next_ply, seat, exc)
@@ -425,7 +424,7 @@ def _next_step(table: _Table) -> str:
     if seat_row.forfeited:
         decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
         return _try_submit(table, seat, decision, "default")
-    if not players.answers_at_once(seat_row):
+    if not turns.answers_at_once(seat_row):
         allowed_ms = _clock_ran_out(game, seat_row)
         if allowed_ms is not None:
             seat_row.bank_left_ms = 0  # the bank is spent (stored with the move)
@@ -436,7 +435,7 @@ def _next_step(table: _Table) -> str:
         table.settle()  # a person or pull bot is told it is their turn: only once it is
     else:
         table.answering = seat
-    decision = players.ask(game, seat_row, state, game.next_ply)
+    decision = turns.ask(game, seat_row, state, game.next_ply)
     table.answering = None
     if decision is None:
         return "waiting"
@@ -460,7 +459,7 @@ def _clock_ran_out(game: Game, seat_row: Seat) -> int | None:
     """
     waited = timezone.now() - (game.last_progress_at or timezone.now())
     allowed_ms = game.move_time_ms + seat_row.bank_left_ms  # per-move limit plus the time bank
-    return allowed_ms if waited > timedelta(milliseconds=allowed_ms + players.GRACE_MS) else None
+    return allowed_ms if waited > timedelta(milliseconds=allowed_ms + turns.GRACE_MS) else None
 
 
 def _try_submit(
@@ -514,7 +513,7 @@ def finish(game_id: int, state: State | None = None) -> bool:
         # Competitor statistics (stats) and the page cache's tokens of the game, its set,
         # its engine and its competitors (tournaments.pagecache_bumps), after the commit.
         games_settled.send(sender=Game, game_ids=[game.pk])
-        players.game_finished(game)
+        turns.game_finished(game)
         _tell_finished(game, {"scores": result["scores"], "ranks": ranks})
         transaction.on_commit(lambda: statecache.forget(game))
         transaction.on_commit(lambda: live_record.forget(game))
@@ -530,7 +529,7 @@ def _tell_finished(game: Game, outcome: dict) -> None:
     public too: their pages are told, so they show their end now.
     """
     if not spectator.is_public(game):
-        transaction.on_commit(lambda: broadcast.publish_finish(game.pk, None, None))
+        transaction.on_commit(lambda: live_pages.pages().publish_finish(game.pk, None, None))
         return
     shown = [(game.pk, outcome, game.seed)]
     if game.table_id is not None:
@@ -542,6 +541,6 @@ def _tell_finished(game: Game, outcome: dict) -> None:
 
     def tell() -> None:
         for pk, result, seed in shown:
-            broadcast.publish_finish(pk, result, seed)
+            live_pages.pages().publish_finish(pk, result, seed)
 
     transaction.on_commit(tell)

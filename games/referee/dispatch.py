@@ -8,7 +8,8 @@ game plays without growing the stack.
 
 Clocks (a person's or pull bot's time for a ply) are a Celery countdown with
 a broker; in the embedded mode they are timers of this process
-(``harbormaster.embedded_scheduler``), whose thread then runs the same
+(``harbormaster.embedded_scheduler``, registered through :func:`register_timer`
+by the project, so games never imports it), whose thread then runs the same
 ``check_clock`` task, draining the game in that thread.
 """
 
@@ -17,12 +18,26 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
 log = logging.getLogger(__name__)
 _local = threading.local()
+
+Timer = Callable[..., bool]
+"""``timer(delay_s, job, *args)``: run ``job(*args)`` later in this process; False if it cannot."""
+
+_timer: Timer | None = None
+
+
+def register_timer(timer: Timer | None) -> None:
+    """Let ``timer`` run the clocks of the embedded mode (eager Celery cannot count down)."""
+    global _timer
+    _timer = timer
 
 
 def schedule_advance(game_id: int) -> None:
@@ -32,7 +47,7 @@ def schedule_advance(game_id: int) -> None:
 
 def enqueue_advance(game_id: int) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        from tournaments.tasks import advance_game
+        from games.tasks import advance_game
 
         advance_game.delay(game_id)
         return
@@ -52,14 +67,12 @@ def schedule_clock_check(game_id: int, ply: int, delay_s: float) -> None:
     task cannot wait for its countdown). With eager Celery but the embedded
     scheduler off (tests that drive clocks themselves), nothing is scheduled.
     """
-    from tournaments.tasks import check_clock
+    from games.tasks import check_clock
 
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         check_clock.apply_async((game_id, ply), countdown=delay_s)
         return
-    from harbormaster import embedded_scheduler
-
-    if not embedded_scheduler.call_later(delay_s, check_clock, game_id, ply):
+    if _timer is None or not _timer(delay_s, check_clock, game_id, ply):
         log.debug("game %s ply %s: no clock (eager, embedded scheduler off)", game_id, ply)
 
 
@@ -73,8 +86,7 @@ def others_waiting() -> bool:
     """
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return bool(getattr(_local, "pending", None))
-    from harbormaster.celery import app
-
+    app = current_app
     try:
         queue = _advance_queue(app)
         with app.pool.acquire(block=True, timeout=1) as conn:
@@ -84,14 +96,14 @@ def others_waiting() -> bool:
         return True
 
 
-def _advance_queue(app) -> str:
+def _advance_queue(app: Any) -> str:
     route = (app.conf.task_routes or {}).get("tournaments.advance_game") or {}
     queue = route.get("queue", app.conf.task_default_queue)
     return getattr(queue, "name", queue)
 
 
 def _drain(first: int) -> None:
-    from tournaments.referee import advance
+    from games.referee.steps import advance
 
     _local.pending = pending = deque([first])
     failure: BaseException | None = None

@@ -31,15 +31,28 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from django.conf import settings
 
 from games.models import Competitor, Game
-from tournaments.seating import example_bots_username, is_house_bot
-
-if TYPE_CHECKING:
-    from botapi.models import Bot
 
 Reason = Game.UnratedReason
+
+DEFAULT_EXAMPLE_BOTS_USERNAME = "examples"
+
+
+def example_bots_username() -> str:
+    """The account whose bots are the house bots (``settings.EXAMPLE_BOTS_USERNAME``)."""
+    return getattr(settings, "EXAMPLE_BOTS_USERNAME", DEFAULT_EXAMPLE_BOTS_USERNAME)
+
+
+class OwnedBot(Protocol):
+    """What the rules read of a bot (``botapi.models.Bot``, with competitor and owner loaded)."""
+
+    competitor: Competitor
+    owner_id: int
+    owner: Any
 
 
 class RatedRefused(ValueError):
@@ -62,9 +75,12 @@ class Decision:
     reason: str  # a Game.UnratedReason value, "" when rated
 
 
-def holders_of_bots(bots: Iterable[Bot]) -> list[Holder]:
+def holders_of_bots(bots: Iterable[OwnedBot]) -> list[Holder]:
     """The holders of seats given to ``bots`` (each with its competitor and owner loaded)."""
-    return [Holder(bot.competitor.name, bot.owner_id, is_house_bot(bot)) for bot in bots]
+    house = example_bots_username()
+    return [
+        Holder(bot.competitor.name, bot.owner_id, bot.owner.get_username() == house) for bot in bots
+    ]
 
 
 def holders_of_competitors(competitors: Sequence[Competitor]) -> list[Holder]:
@@ -160,7 +176,7 @@ def _user_id(user: Any) -> int | None:
     return user.pk if user is not None and user.is_authenticated else None
 
 
-def decide_rated(user: Any, bots: Iterable[Bot], requested: bool | None) -> bool:
+def decide_rated(user: Any, bots: Iterable[OwnedBot], requested: bool | None) -> bool:
     """Whether ``user``'s game of ``bots`` (the game API's seats) is rated.
 
     Raises :class:`RatedRefused` when ``rated: true`` was asked for a

@@ -13,9 +13,9 @@ from __future__ import annotations
 from engines import State
 from games import players as seat_players
 from games.models import Game, Seat
+from games.referee import live_pages
 from games.referee.decisions import Decision
-from tournaments import broadcast
-from tournaments.dispatch import schedule_clock_check
+from games.referee.dispatch import schedule_clock_check
 
 GRACE_MS = 2000
 """Added to a move's time limit before a clock gives up on a person or pull bot."""
@@ -28,7 +28,7 @@ def ask(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
         decision = player.ask(game, seat, state, ply)
         if decision is not None:
             return decision
-    broadcast.publish(
+    live_pages.pages().publish(
         game.pk, {"type": "game.turn", "game": game.pk, "ply": ply, "seat": seat.position}
     )
     schedule_clock(game, ply)

@@ -16,7 +16,7 @@ the ply is given up:
 * otherwise the failure is ours (the engine, a write, the state): the game
   is aborted, never rated, with ``Game.status_reason`` saying why for its
   page, the admin and the event's organiser, and an event's round treats
-  it as over (``events.on_game_finished``), so the round moves on.
+  it as over (its ``games.signals.game_aborted`` receiver), so the round moves on.
 
 A lost database or Redis connection is not counted: it fails every game
 alike until it is back, and giving plies up then would abort healthy games;
@@ -31,7 +31,7 @@ import redis.exceptions
 from django.db import InterfaceError, OperationalError, transaction
 
 from games.models import Game
-from games.signals import games_settled
+from games.signals import game_aborted, games_settled
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ def _charge_seat(game_id: int, ply: int, seat: int, what: str) -> bool:
     """Play the seat's default at ``ply`` with its fault; False if the game moved on meanwhile."""
     from games.referee import statecache
     from games.referee.decisions import default_decision
-    from tournaments.referee import RefereeError, submit
+    from games.referee.steps import RefereeError, submit
 
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.next_ply != ply:
@@ -128,11 +128,11 @@ def abort(game_id: int, reason: str) -> bool:
 
     Like an event's cancellation (``events.lifecycle.abort_unfinished_games``)
     it settles the game for statistics and cached pages; unlike it, the event
-    goes on, so the game's round is told that one of its games is over.
+    goes on, so the game's round is told that one of its games is over
+    (``game_aborted``, received by the events app).
     """
     from games.records import live as live_record
     from games.referee import statecache
-    from tournaments import events
 
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
@@ -142,7 +142,7 @@ def abort(game_id: int, reason: str) -> bool:
         game.status_reason = reason
         game.save(update_fields=["status", "status_reason"])
         games_settled.send(sender=Game, game_ids=[game.pk])
-        events.on_game_finished(game)  # an aborted game does not hold its round
+        game_aborted.send(sender=Game, game=game)  # an event's round it is in goes on
         transaction.on_commit(lambda: statecache.forget(game))
         transaction.on_commit(lambda: live_record.forget(game))
     log.error("game %s aborted: %s", game_id, reason)

@@ -2,8 +2,9 @@
 
 Every creator goes through :func:`create_game` (the game API, the demo,
 ``manage.py play``, tournament pairing), so the rules that must hold
-for every game hold here: whether it may be rated (``tournaments.rating_rules``) and
-how many games its bots play at once (``botapi.capacity``).
+for every game hold here: whether it may be rated (``games.rating_rules``) and
+whether its competitors may take seats now (each kind's seat player, ``games.players``:
+for bots, how many games they play at once, ``botapi.capacity``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
+from games import players as seat_players
+from games import rating_rules
 from games.models import Competitor, Game, Seat
-from tournaments import pagecache_bumps, players, rating_rules
-from tournaments.dispatch import schedule_advance
-from tournaments.models import League, Tournament
+from games.referee import turns
+from games.referee.dispatch import schedule_advance
+from games.signals import game_created
 
 MAX_SEED_LENGTH = Game._meta.get_field("seed").max_length
 
@@ -37,8 +40,8 @@ def create_game(
     seed: str | None = None,
     rated: bool | None = None,
     listed: bool = True,
-    league: League | None = None,
-    tournament: Tournament | None = None,
+    league: Any = None,
+    tournament: Any = None,
     round_number: int | None = None,
     move_time_ms: int = 5000,
     time_bank_ms: int = 0,
@@ -56,7 +59,8 @@ def create_game(
     ``enforce_capacity=False`` is for benchmarks and tests that mean to exceed it.
     ``listed=False`` keeps the game off public lists (local test games).
 
-    ``rated`` None means rated unless ``tournaments.rating_rules`` forbids it (one
+    ``league`` and ``tournament`` are the event's rows (``tournaments.models``) the game
+    belongs to, if any. ``rated`` None means rated unless ``games.rating_rules`` forbids it (one
     owner holding several seats, or a challenge by ``created_by``); True where
     a rule forbids it is a GameSetupError. ``created_by`` is the user asking
     for the game (None: the service), counted for the challengers' fair
@@ -91,9 +95,8 @@ def create_game(
         raise GameSetupError(str(exc)) from None
     seed = seed if seed is not None else secrets.token_hex(16)
     if enforce_capacity:
-        from botapi.capacity import check_capacity
-
-        check_capacity(competitors, created_by=created_by, purpose=purpose)
+        for player in seat_players.all_players():
+            player.check_seats(competitors, created_by=created_by, purpose=purpose)
     now = timezone.now()
     game = Game.objects.create(
         engine=engine,
@@ -122,7 +125,7 @@ def create_game(
             for i, c in enumerate(competitors)
         ]
     )
-    pagecache_bumps.game_created(game, [c.pk for c in competitors])  # lists, their pages
-    players.game_started(game)  # before the first advance: eager mode runs these in order
+    game_created.send(sender=Game, game=game, competitor_ids=[c.pk for c in competitors])
+    turns.game_started(game)  # before the first advance: eager mode runs these in order
     schedule_advance(game.pk)
     return game
