@@ -26,8 +26,8 @@ What OpenSpiel needs and how the engines give it:
 * **Chance** is OpenSpiel's chance player, with the engine's
   ``chance_outcomes`` and their probabilities.
 * **Information.** ``observation_string(p)`` is seat ``p``'s view (what the
-  referee sends a bot); ``information_state_string(p)`` adds the public
-  event log, which makes it a history of what ``p`` saw.
+  referee sends a bot); ``information_state_string(p)`` adds a digest of
+  the public event log, which makes it a history of what ``p`` saw.
   ``resample_from_infostate`` draws a full state from that with
   ``engines.determinize`` (so OpenSpiel's ISMCTS bot searches without
   looking at secrets).
@@ -37,6 +37,7 @@ What OpenSpiel needs and how the engines give it:
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -283,6 +284,23 @@ class Setup:
         self.codec = ActionCodec(slug, table)
         self.chance_codec = ActionCodec(slug, chance_table)
 
+    def __deepcopy__(self, memo: dict) -> Setup:
+        """Shared by every state of the game, clones included (OpenSpiel deep-copies states)."""
+        return self
+
+
+class _Held:
+    """Holds a state's engine state; OpenSpiel deep-copies a Python state's attributes,
+    and the engine's own ``clone`` does that job far cheaper than ``copy.deepcopy``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict) -> _Held:
+        return _Held(self.state.clone())
+
 
 _SETUPS: dict[tuple[str, int, int], Setup] = {}
 
@@ -304,10 +322,17 @@ class HarbormasterState(pyspiel.State):
     def __init__(self, game: Any, engine_state: State | None = None) -> None:
         super().__init__(game)
         self.hm_game = setup_of(game)
-        self.engine_state = engine_state or self.hm_game.engine.new_game(
-            self.hm_game.players, self.hm_game.options
+        self._held = _Held(
+            engine_state or self.hm_game.engine.new_game(self.hm_game.players, self.hm_game.options)
         )
         self._ids: dict[int, Action] = {}
+        self._log = ""  # a digest of the public log's first _logged events
+        self._logged = 0
+
+    @property
+    def engine_state(self) -> State:
+        """The engine's state this OpenSpiel state wraps."""
+        return self._held.state
 
     # ----------------------------------------------------------- the moves
     def current_player(self) -> int:
@@ -353,7 +378,23 @@ class HarbormasterState(pyspiel.State):
     # ------------------------------------------------------ what a seat sees
     def information_state_string(self, player: int | None = None) -> str:
         seat = self.current_player() if player is None else player
-        return _key({"view": self.engine_state.view(seat), "events": self.engine_state.events})
+        return f"{_key(self.engine_state.view(seat))} log:{self._log_digest()}"
+
+    def _log_digest(self) -> str:
+        """A digest of the public event log, fed only the events added since the last call.
+
+        The whole log as a string would grow with every move and make each
+        information state cost the length of the game so far; a chain of
+        digests does not (a string, so copies of the state share it safely).
+        """
+        events = self.engine_state.events
+        if self._logged < len(events):
+            digest = hashlib.sha256(self._log.encode())
+            for event in events[self._logged :]:
+                digest.update(_key(event).encode())
+                digest.update(b"\n")
+            self._log, self._logged = digest.hexdigest(), len(events)
+        return self._log
 
     def observation_string(self, player: int | None = None) -> str:
         seat = self.current_player() if player is None else player
@@ -375,14 +416,12 @@ class HarbormasterState(pyspiel.State):
             check=False,
         )
         sample.events = list(self.engine_state.events)  # public: the same log
-        return HarbormasterState(self.get_game(), sample)
+        other = HarbormasterState(self.get_game(), sample)
+        other._log, other._logged = self._log, self._logged
+        return other
 
     def __str__(self) -> str:
         return _key(self.engine_state.public_view())
-
-    def __deepcopy__(self, memo: dict) -> HarbormasterState:
-        """OpenSpiel clones a Python state by ``copy.deepcopy``; the engine's clone is cheaper."""
-        return HarbormasterState(self.get_game(), self.engine_state.clone())
 
 
 class StringObserver:
