@@ -6,8 +6,8 @@
     openspiel_adapter.register()               # python_hm_manila, python_hm_batavia, ...
     game = pyspiel.load_game("python_hm_batavia", {"players": 3})
 
-Optional: nothing else in ``engines`` imports this module, and importing it
-without ``open_spiel`` installed raises ``ImportError`` naming the package.
+Optional: nothing else in ``engines`` imports this module; importing it
+without ``open_spiel`` installed raises ``ImportError`` (no module ``pyspiel``).
 
 What OpenSpiel needs and how the engines give it:
 
@@ -43,12 +43,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-try:
-    import pyspiel
-except ImportError as exc:  # pragma: no cover - depends on the installation
-    raise ImportError(
-        "engines.openspiel_adapter needs OpenSpiel: pip install 'open_spiel>=1.5'"
-    ) from exc
+import pyspiel  # not installed: ImportError "No module named 'pyspiel'"
 
 from . import registry
 from .base import CHANCE, Action, State
