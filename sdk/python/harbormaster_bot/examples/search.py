@@ -1,23 +1,26 @@
 """An information-set search bot for all four games: the baseline to beat.
 
     .venv/bin/pip install ./engines './sdk/python[search]'
-    HARBORMASTER_SECRET=... .venv/bin/python -m harbormaster_bot.examples.search --port 8004
+    HARBORMASTER_SECRET=... .venv/bin/python -m harbormaster_bot.examples.search --port 8005
 
 The search is information-set Monte Carlo search at the root of the tree
 (the root node of single-observer ISMCTS, Cowling, Powley & Whitehouse
 2012): the root is our seat's information set, i.e. the act request's view.
 Every iteration
 
-1. samples a fresh *determinization* of that view (``engines.determinize``:
-   the other hands, the decks and the bag drawn from what the view leaves
-   possible; the bot never sees more than its seat's view),
-2. picks a candidate action by UCB1 over the statistics the candidates have
-   gathered on all earlier samples (so the tree is over information sets,
-   not over one sample's states),
-3. plays that action, then the rest of the game with the greedy example bot
-   for every seat (chance by its odds), and
-4. scores the finish for our seat: 1 for a win (shared wins split), plus a
-   smaller term for the rank reached.
+1. picks a candidate action by UCB1 over the statistics the candidates have
+   gathered on all earlier samples (so the statistics are per information
+   set, not per sampled state),
+2. takes a *determinization* of that view (``engines.determinize``: the
+   other hands, the decks and the bag drawn from what the view leaves
+   possible; the bot never sees more than its seat's view): the j-th visit
+   of every candidate meets the same j-th sample and rollout seed, so the
+   candidates are compared on equal luck (common random numbers),
+3. plays that action, then ``HORIZON`` more decisions with the greedy
+   example bot in every seat (chance by its odds), and
+4. ranks the position reached (final scores at the end, else the engine's
+   score of the game as it stands) and scores it for our seat: 1 for a win
+   (shared wins split), plus a smaller term for the rank reached.
 
 The candidates are the greedy bot's favourite actions (its first choice,
 then its choice among the rest, ...), as many as the budget can try a
@@ -73,6 +76,8 @@ WIN_WEIGHT = 0.75
 """Share of a rollout's reward that is the win itself; the rest rewards a better rank."""
 HORIZON: int | None = 30
 """Decisions a rollout plays before the position is scored as it stands (None: to the end)."""
+PAIRED = True
+"""The j-th visit of every candidate uses the j-th sample (False: a new sample per iteration)."""
 SAFETY_S = 0.05
 """Seconds kept back before ``answer_by`` for building and sending the reply."""
 
@@ -221,6 +226,7 @@ class SearchBot:
         game = turn.game
         cpu_stop = None if self.cpu_seconds is None else time.process_time() + self.cpu_seconds
         slowest = 0.0
+        samples: list[engines.State] = []
         for iteration in range(self.iterations):
             started = time.monotonic()
             if started + slowest + SAFETY_S >= turn.answer_by:
@@ -228,20 +234,25 @@ class SearchBot:
             if cpu_stop is not None and time.process_time() >= cpu_stop:
                 break
             node = stats[iteration] if iteration < len(stats) else _ucb(stats, iteration)
-            try:
-                sample = determinize(
-                    slug,
-                    turn.view,
-                    f"{base}/{iteration}",
-                    players=game["num_players"],
-                    options=game.get("options"),
-                    check=False,
-                )
-            except ValueError as exc:  # a view the sampler refuses: answer with what we have
-                log.warning("no determinization of this view, searching no further: %s", exc)
-                break
+            visit = node.visits if PAIRED else iteration
+            while len(samples) <= visit:  # the j-th visit of every candidate meets sample j
+                try:
+                    samples.append(
+                        determinize(
+                            slug,
+                            turn.view,
+                            f"{base}/{len(samples)}",
+                            players=game["num_players"],
+                            options=game.get("options"),
+                            check=False,
+                        )
+                    )
+                except ValueError as exc:  # a view the sampler refuses: answer with what we have
+                    log.warning("no determinization of this view, searching no further: %s", exc)
+                    return
+            sample = samples[visit].clone()
             sample.apply(seat, legal[node.index])
-            ranks = rollout(sample, choose, random.Random(f"{base}/{iteration}/r"), self.horizon)
+            ranks = rollout(sample, choose, random.Random(f"{base}/{visit}/r"), self.horizon)
             node.visits += 1
             node.total += reward(ranks, seat)
             self.last_iterations = iteration + 1
@@ -258,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Serve the search example bot (all four games).")
     parser.add_argument("--engine", choices=sorted(CHOOSERS), help="the only game it accepts")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8004, help="port (default 8004; 0 = any)")
+    parser.add_argument("--port", type=int, default=8005, help="port (default 8005; 0 = any)")
     parser.add_argument("--secret", help="signing secret (default: $HARBORMASTER_SECRET)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sampling and rollouts")
     parser.add_argument(
