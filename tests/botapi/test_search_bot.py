@@ -6,8 +6,12 @@ Its strength is measured by ``bench.strength`` over many duplicate deals
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -178,3 +182,32 @@ def test_grog_islands_score_of_a_game_in_progress_counts_objectives() -> None:
         action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
         state.apply(seat, action)
     assert scores(state) == state.outcome()["scores"]
+
+
+DECISIONS_SCRIPT = """
+import json, math, sys
+from harbormaster_bot import Turn
+from harbormaster_bot.examples.search import SearchBot
+requests = json.load(sys.stdin)
+bot = SearchBot(seed=4, iterations=8, horizon=6)
+print(json.dumps([bot.act(Turn(r, math.inf)) for r in requests]))
+"""
+
+
+def test_two_processes_with_different_hash_seeds_decide_alike() -> None:
+    """Identical decisions across runs: nothing depends on Python's per-process hash seed."""
+    requests = [r for slug in ENGINES for r in requests_of(slug, 2, seed=21)]
+    answers = []
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", DECISIONS_SCRIPT],
+            input=json.dumps(requests),
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            check=True,
+            timeout=120,
+        )
+        answers.append(json.loads(done.stdout))
+    assert answers[0] == answers[1]
+    assert len(answers[0]) == len(requests)
