@@ -1,6 +1,6 @@
 """How strong is the search example bot? It against two greedy bots, in duplicate sets.
 
-    .venv/bin/python -m bench.strength [--engine manila ...] [--deals 20] [--budgets 8,32]
+    .venv/bin/python -m bench.strength [--engine manila ...] [--deals 20] [--budgets 0,8,32]
         [--first-deal 0] [--players 3] [--cpu-seconds S]
 
 Per engine and per budget (rollouts per decision), one search bot
@@ -21,7 +21,9 @@ the search bot's think time per decision (mean and worst, wall and CPU).
 Then, per engine, each budget against the next smaller one on the same
 deals: the difference in wins per deal with its bootstrap interval. Budget 0
 is the greedy bot itself (the search's first candidate), a check of the
-method: it must come out at exactly a third of the wins and rank 2.00. By chance, one
+method: three identical players make the same game in every rotation, so it
+wins exactly a third of the games at a mean rank of 2.00 (more wins only
+where first place is shared). By chance, one
 seat of three wins a third of the games at a mean rank of 2.00. Not a test.
 """
 
@@ -163,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine", action="append", choices=ENGINES, help="default: all four")
     parser.add_argument("--deals", type=int, default=20, help="deals (seeds) per engine")
     parser.add_argument("--first-deal", type=int, default=0, help="seed of the first deal")
-    parser.add_argument("--budgets", default="8,32", help="iteration budgets, comma-separated")
+    parser.add_argument("--budgets", default="0,8,32", help="iteration budgets, comma-separated")
     parser.add_argument("--players", type=int, default=3, help="table size (default 3)")
     parser.add_argument("--cpu-seconds", type=float, help="CPU cap per decision (default none)")
     args = parser.parse_args(argv)
