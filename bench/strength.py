@@ -169,7 +169,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=3, help="table size (default 3)")
     parser.add_argument("--cpu-seconds", type=float, help="CPU cap per decision (default none)")
     args = parser.parse_args(argv)
-    budgets = sorted(int(b) for b in args.budgets.split(","))
+    try:
+        budgets = sorted({int(b) for b in args.budgets.split(",")})
+    except ValueError:
+        parser.error(f"--budgets must be integers separated by commas, not {args.budgets!r}")
     if args.deals < 1 or not budgets or budgets[0] < 0:
         parser.error("--deals must be >= 1 and --budgets non-negative integers")
     deals = range(args.first_deal, args.first_deal + args.deals)
