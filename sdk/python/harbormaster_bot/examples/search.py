@@ -66,7 +66,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
 
 log = logging.getLogger("harbormaster.bot.search")
 
-ITERATIONS = 64
+ITERATIONS = 8
 """Default budget: rollouts per decision (each on its own determinization)."""
 VISITS_PER_CANDIDATE = 4
 """How many rollouts the budget should afford each candidate; it bounds their number."""
