@@ -35,7 +35,7 @@ of this test, with its password for ``…`` and its token for ``9f4c…``;
 ``https://bot.example.com/`` is the page's running example bot; the pull
 token ``hmp_…``, game ``101`` and ply ``41`` are a pull bot's, in a game of
 this test where it is to move; ``cd harbormaster`` is the checkout; the
-example bots' ports (8001, 8002, 8004) are free ports of this machine, given
+example bots' ports (8001, 8002, 8004, 8005) are free ports of this machine, given
 with ``--port`` to a bot started without one. Every placeholder must be used
 somewhere, so the list cannot go stale. Each page is a test of its own (the
 JavaScript kit's is skipped, saying why, without Node.js 20).
@@ -81,6 +81,7 @@ NOT_RUN: dict[str, str] = {
     r"^make test\b": "the whole test suite, this test among them",
     r"\bpip install\b": "installs packages; tests/packaging installs both wheels in a fresh venv",
     r"^npm test\b": "the JavaScript kit's own tests; tests/sdk_js runs them",
+    r"-m bench\.strength\b": "a benchmark that plays hundreds of games for minutes (bench/)",
     r"^mkdir my-bot\b|^npm init\b|^npm install\b": (
         "a project of the reader's own outside the checkout, with the kit installed into it"
     ),
@@ -91,11 +92,12 @@ SERVERS: dict[str, int] = {
     r"-m harbormaster_bot\.examples\.random_bot\b": 8001,
     r"-m harbormaster_bot\.examples\.greedy\b": 8002,
     r"-m harbormaster_bot\.examples\.monte_carlo_batavia\b": 8004,
+    r"-m harbormaster_bot\.examples\.search\b": 8005,
     r"^node bots/random\.js\b": 8001,
 }
 """Commands that start a bot (regular expression -> its default port)."""
 
-DOC_PORTS = (8001, 8002, 8004)
+DOC_PORTS = (8001, 8002, 8004, 8005)
 READY_SECONDS = 60
 PAGE_SECONDS = 300
 
