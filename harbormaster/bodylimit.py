@@ -55,13 +55,18 @@ def declared_length(scope: Scope) -> int | None:
     return None
 
 
+def error_answer(path: str, code: str, detail: str) -> tuple[bytes, bytes]:
+    """(content type, body) of an answer given before Django: the API's error shape under
+    the API, plain text elsewhere."""
+    if path.startswith(API_PREFIX):
+        return b"application/json", json.dumps({"detail": detail, "code": code}).encode()
+    return b"text/plain; charset=utf-8", detail.encode()
+
+
 def too_large_answer(path: str, limit: int) -> tuple[bytes, bytes]:
     """(content type, body) of the 413 answer for ``path``."""
     detail = f"the request body is larger than the {limit} bytes this server accepts"
-    if path.startswith(API_PREFIX):
-        body = json.dumps({"detail": detail, "code": "request_too_large"}).encode()
-        return b"application/json", body
-    return b"text/plain; charset=utf-8", detail.encode()
+    return error_answer(path, "request_too_large", detail)
 
 
 class BodySizeLimit:

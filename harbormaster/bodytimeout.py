@@ -20,12 +20,11 @@ Once the body is complete the time limit is over: a view may then wait on
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 
 from django.conf import settings
 
-from harbormaster.bodylimit import API_PREFIX, ASGIApp, Message, Receive, Scope, Send
+from harbormaster.bodylimit import ASGIApp, Message, Receive, Scope, Send, error_answer
 
 BODY_TIMEOUT_S = 30.0
 """Seconds a request body may take to arrive, unless ``settings.REQUEST_BODY_TIMEOUT`` says."""
@@ -41,10 +40,7 @@ def body_timeout() -> float:
 def timeout_answer(path: str, seconds: float) -> tuple[bytes, bytes]:
     """(content type, body) of the 408 answer for ``path``."""
     detail = f"the request body did not arrive within {seconds:g} seconds"
-    if path.startswith(API_PREFIX):
-        body = json.dumps({"detail": detail, "code": "request_timeout"}).encode()
-        return b"application/json", body
-    return b"text/plain; charset=utf-8", detail.encode()
+    return error_answer(path, "request_timeout", detail)
 
 
 class BodyTimeout:
