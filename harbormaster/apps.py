@@ -8,6 +8,8 @@ class HarbormasterConfig(AppConfig):
     verbose_name = "Harbormaster"
 
     def ready(self) -> None:
-        from . import pagecache_signals
+        from games.referee import dispatch
+        from harbormaster import embedded_scheduler
 
-        pagecache_signals.connect()  # rows whose names the public pages show bump their cache
+        # The referee (in games) sets the embedded mode's clocks through this.
+        dispatch.register_timer(embedded_scheduler.call_later)

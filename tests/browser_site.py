@@ -23,8 +23,8 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
-from harbormaster.socket_limits import WS_MAX_SIZE
 from tests.tournaments.boards.webdriver import _free_port
+from web.sockets.limits import WS_MAX_SIZE
 
 ROOT = Path(__file__).resolve().parents[1]
 

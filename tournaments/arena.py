@@ -44,13 +44,13 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engines
+from botapi.seating import example_bots_username
 from games.creation import GameSetupError, create_game
 from games.models import Competitor, Game, Seat
 from ratings.systems import TRUESKILL_DEFAULTS
 from tournaments.formats import FormatError
 from tournaments.formats.arena import Candidate, match
 from tournaments.models import ArenaEntry, League
-from tournaments.seating import example_bots_username
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The game page's ply list a window at a time (``tournaments.ply_window``): a long game's page
+"""The game page's ply list a window at a time (``web.games.ply_window``): a long game's page
 renders one window, links the others, and the board replay still covers every position."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from games import spectator
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
-from tournaments import ply_window
+from web.games import ply_window
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
