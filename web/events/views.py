@@ -2,7 +2,7 @@
 
 What may be shown is decided in :mod:`tournaments.event_listings` (drafts are
 not public, the event seed only once revealed) and the standings in
-:mod:`tournaments.events.standings`; these views only gather it for the
+:mod:`tournaments.events.standings_table`; these views only gather it for the
 templates.
 """
 
@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from common.csv_text import spreadsheet_safe
 from tournaments import event_listings, events
-from tournaments.events import standings as event_standings
+from tournaments.events import standings_table as event_standings
 from tournaments.events.rounds import settings_of
 from tournaments.formats import standings as pure_standings
 from tournaments.models import League

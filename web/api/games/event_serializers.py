@@ -1,7 +1,7 @@
 """What the tournaments API reads and writes.
 
 The answers render what :mod:`tournaments.event_listings` and
-:mod:`tournaments.events.standings` gathered (the rules of what may be shown
+:mod:`tournaments.events.standings_table` gathered (the rules of what may be shown
 live there); the event seed only through ``events.event_seed_revealed``, so
 it is null while the event is on. The one body, an entry, refuses unknown
 fields by name like every other body of the API.

@@ -51,14 +51,13 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from harbormaster_bot.server import SECRET_ENV
 
 import engines
+from botapi import services
+from botapi.client import CallResult, default_client
+from botapi.models import Bot
+from botapi.ssrf import AddressPolicy
 from games.creation import create_game
 from games.models import Game, Move
 from games.referee.steps import FORFEITED
-
-from . import services
-from .client import CallResult, default_client
-from .models import Bot
-from .ssrf import AddressPolicy
 
 LOCAL_USER = "local-play"
 EXAMPLE_BOTS = ("random", "greedy")
