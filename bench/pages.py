@@ -347,8 +347,8 @@ def pages() -> list[tuple[str, str, str]]:
     ``who`` is "" (anonymous), :data:`SIGNED_IN` (the bench person, signed in: their
     own header around the cached content) or "owner" (the bench bot's owner).
     """
-    from games.cursor import Cursor
     from games.models import Game
+    from games.selectors.cursor import Cursor
     from ratings.models import Rating
     from web.leaderboards.ranking import PAGE_SIZE
 

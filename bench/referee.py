@@ -179,7 +179,7 @@ def bare_round_trips_from_another_process(
 
 def play(slug: str, players: int, bots, count: int, limit_s: float, *, one_by_one=False):
     """Create ``count`` games (all at once, or each after the previous finished); their ids."""
-    from games.creation import create_game
+    from games.services import create_game
 
     ids = []
     for i in range(count):

@@ -100,7 +100,7 @@ def engine_pages(seed: int) -> None:
 def long_game() -> Any:
     """The longest of a few seeded 4-player Grog Island games, stored as a finished game."""
     from games.models import Competitor, Game, Move, Outcome, Seat
-    from games.ranks import final_ranks
+    from games.selectors.ranks import final_ranks
 
     moves = max((game_log("grog_island", 4, seed) for seed in range(20)), key=len)
     rules = engines.get("grog_island")

@@ -120,12 +120,12 @@ def play_one_game(competitor_ids: Sequence[int], engine: str, rng: random.Random
     from django.db import transaction
 
     from engines import CHANCE, Dealer
-    from games.creation import create_game
     from games.models import Competitor, Game, Move
     from games.referee import claims
     from games.referee.decisions import Decision
     from games.referee.statecache import load_state
     from games.referee.steps import advance
+    from games.services import create_game
 
     competitors = list(Competitor.objects.filter(pk__in=competitor_ids))
     with transaction.atomic():

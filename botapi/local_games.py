@@ -4,7 +4,7 @@ A bot author's test bench before registering. Each bot is an HTTP endpoint
 (``http://host:port/path``) or an example bot by name (``random``,
 ``greedy``), which is started in this process on a free loopback port with
 :func:`harbormaster_bot.serve_in_background`. The games go through exactly what
-the service runs: ``games.creation.create_game`` and the referee's
+the service runs: ``games.services.create_game`` and the referee's
 eager loop in ``games.referee.dispatch`` (the same ``advance``/``submit``,
 HTTP client, signatures, deadlines and faults). They are stored unrated and
 unlisted (``Game.listed`` false: off the home page, the API's game list and
@@ -55,9 +55,9 @@ from botapi import services
 from botapi.client import CallResult, default_client
 from botapi.models import Bot
 from botapi.ssrf import AddressPolicy
-from games.creation import create_game
 from games.models import Game, Move
 from games.referee.steps import FORFEITED
+from games.services import create_game
 
 LOCAL_USER = "local-play"
 EXAMPLE_BOTS = ("random", "greedy")

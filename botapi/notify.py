@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 
-from games import spectator
 from games.models import Game
+from games.selectors import spectator
 
 from . import protocol, services
 from .client import default_client

@@ -14,7 +14,7 @@ A game that seats a bot of another owner (house bots aside) is a
 choose the game, its opponents or its timing, so its result must not move
 their ratings (rated play between owners is for tournaments and the arena,
 which the tournament code pairs itself). That rule, and the one against
-rating one owner's bots against each other, live in ``games.rating_rules``.
+rating one owner's bots against each other, live in ``games.selectors.rating_rules``.
 
 Another owner's ``tournament`` bot is public (it is listed) but cannot be
 challenged; the refusal says so. Another owner's private bot is refused
@@ -32,7 +32,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from botapi.models import Bot
-from games.rating_rules import example_bots_username
+from games.selectors.rating_rules import example_bots_username
 
 
 class SeatRefused(ValueError):

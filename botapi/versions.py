@@ -17,8 +17,8 @@ from typing import Any
 
 from django.db.models import Count
 
-from games import spectator
 from games.models import Seat
+from games.selectors import spectator
 from ratings.models import Rating, RatingScope
 
 from .models import Bot

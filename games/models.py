@@ -61,7 +61,7 @@ class Game(models.Model):
         EVENT = "event", "paired by an organiser's event (a tournament, the arena)"
 
     class UnratedReason(models.TextChoices):
-        """Why an unrated game is unrated (``games.rating_rules``); blank when rated."""
+        """Why an unrated game is unrated (``games.selectors.rating_rules``); blank when rated."""
 
         SAME_OWNER = "same_owner", "one owner holds several seats"
         CHALLENGE = "challenge", "a challenge"
@@ -142,7 +142,7 @@ class Game(models.Model):
     class Meta:
         db_table = "tournaments_game"
         ordering = ["-created_at", "-id"]
-        # The public game lists (``games.listings``, ``GET /api/v1/games/``) show listed
+        # The public game lists (``games.selectors.listings``, ``GET /api/v1/games/``) show listed
         # games newest first and page by cursor on (created_at, id): each of these partial
         # indexes hands a page over in order, however many games there are.
         indexes = [

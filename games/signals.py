@@ -17,7 +17,7 @@ connected in ``web.cache.invalidation``). A finished game may become
 public only when another game of its duplicate set ends (finished or
 aborted), hence aborts are sent too.
 
-``game_created`` is sent by ``games.creation.create_game`` with ``game`` and
+``game_created`` is sent by ``games.services.create_game`` with ``game`` and
 ``competitor_ids``, inside the creating transaction: the page cache's lists
 and the competitors' pages show it once it commits (``web.cache.bumps``).
 

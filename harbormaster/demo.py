@@ -51,8 +51,8 @@ import engines
 from botapi import services
 from botapi.models import Bot
 from botapi.seating import example_bots_username
-from games.creation import create_game
 from games.models import Game
+from games.services import create_game
 from people import services as people
 from tournaments import events
 from tournaments.models import League, Tournament

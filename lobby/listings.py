@@ -17,8 +17,8 @@ from django.urls import reverse
 import engines
 from botapi import seating
 from botapi.models import Bot
-from games import listings, spectator
 from games.models import Competitor, Game, Seat
+from games.selectors import listings, spectator
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable

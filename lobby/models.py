@@ -5,7 +5,7 @@ rated or not) and where it stands (open, started, cancelled). Its
 :class:`LobbySeat` rows are made all at once with the table, one per player:
 a seat with no competitor is open for a person to join; a bot's seat was
 filled by the host. When the last seat is filled the game is created through
-``games.creation.create_game`` and the table points at it; from then on
+``games.services.create_game`` and the table points at it; from then on
 the game is the record, and the table only says how it came about.
 
 Write these rows only through :mod:`lobby.services`, which checks every rule

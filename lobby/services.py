@@ -8,7 +8,7 @@ the transaction, which then rolls back), so a refusal changes nothing.
 
 The rules come from where they already live: who may seat which bot from
 ``botapi.seating``, whether a table may be rated from
-``games.rating_rules`` (asked as the seats fill, so ``rated`` is refused
+``games.selectors.rating_rules`` (asked as the seats fill, so ``rated`` is refused
 with the rule's reason, never quietly dropped), a bot's limit of games at once
 from ``botapi.capacity`` (at the start), and a person's consent to meet bots
 in rated games from ``people.Profile.accepts_bot_opponents``.
@@ -31,9 +31,9 @@ import engines
 from botapi import seating
 from botapi.capacity import BotAtCapacity
 from botapi.models import Bot
-from games import rating_rules
-from games.creation import GameSetupError, create_game
 from games.models import Competitor
+from games.selectors import rating_rules
+from games.services import GameSetupError, create_game
 from people.models import Profile
 from people.services import ensure_person
 

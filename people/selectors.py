@@ -1,6 +1,6 @@
 """What a person's pages read: their profile, ratings by scope, recent games and bots.
 
-The games' data comes from :mod:`games.listings`, whose rules decide what is
+The games' data comes from :mod:`games.selectors.listings`, whose rules decide what is
 public about a game; nothing here writes (that is ``people.services``).
 """
 
@@ -12,9 +12,9 @@ from typing import Any
 from django.db.models import QuerySet
 
 from botapi.models import Bot
-from games import cursor as game_cursor
-from games import listings
 from games.models import Competitor, Game, Seat
+from games.selectors import cursor as game_cursor
+from games.selectors import listings
 from people.models import Profile
 from ratings.models import Rating, RatingScope
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.ranks import final_ranks
+from games.selectors.ranks import final_ranks
 
 
 def rated_seats(

@@ -26,8 +26,8 @@ from typing import Any, NamedTuple
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
-from games import listings, spectator
 from games.models import Competitor, Game, Seat
+from games.selectors import listings, spectator
 from ratings.models import RatingScope
 
 from . import history

@@ -45,8 +45,8 @@ from django.utils import timezone
 
 import engines
 from botapi.seating import example_bots_username
-from games.creation import GameSetupError, create_game
 from games.models import Competitor, Game, Seat
+from games.services import GameSetupError, create_game
 from ratings.systems import TRUESKILL_DEFAULTS
 from tournaments.formats import FormatError
 from tournaments.formats.matchmaking import Candidate, match

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
-from games import listings, spectator
 from games.models import Game
+from games.selectors import listings, spectator
 from ratings.models import RatingScope
 from tournaments import formats
 from tournaments.events.rounds import settings_of

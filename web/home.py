@@ -8,7 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 import engines
-from games import listings
+from games.selectors import listings
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
 from web.health import run_checks

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 import engines
-from games.boards import RECENT_EVENTS
+from games.selectors.boards import RECENT_EVENTS
 
 CHECKPOINT_EVERY = 100
 """Plies between stored states: the board replay's pages (``replay.MAX_PAGE``) start at
@@ -89,7 +89,7 @@ def checkpoint_json(state: engines.State) -> dict[str, Any]:
 
     A state carries every public event since ply 0 (tens of KiB late in a long
     game), but nothing reads them but ``board_model``, which shows the last
-    :data:`~games.boards.RECENT_EVENTS`; the record holds them all.
+    :data:`~games.selectors.boards.RECENT_EVENTS`; the record holds them all.
     """
     data = state.to_json()
     data["events"] = data["events"][-RECENT_EVENTS:]

@@ -8,7 +8,7 @@ who made it and how (a bot, a person, chance, a default after a fault, a
 house bot), and the outcome. ``engines.replay(engine, num_players, options,
 [(m["seat"], m["action"]) for m in moves])`` rebuilds the final state; its
 ``outcome()`` ranks, with forfeited seats moved last
-(``games.ranks.final_ranks``), are the record's ranks.
+(``games.selectors.ranks.final_ranks``), are the record's ranks.
 
 Only once the record is public (``spectator.is_public``): before, the actions
 and the seed are secret (a chance move names a dealt card, the seed all of
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import spectator
 from games.models import Game, Move
+from games.selectors import spectator
 
 FORMAT = "harbormaster-game-record/1"
 """Names this layout, so a reader can tell if it ever changes."""

@@ -3,10 +3,10 @@
 Position ``p`` is the state *before* ply ``p`` (``p`` moves applied), so the
 model at ``p`` shows what the mover was offered and the move block says what it
 took; the last position (after every replayable move) has no move. Models come
-from :func:`games.boards.board_model` only, so the "a board sees
+from :func:`games.selectors.boards.board_model` only, so the "a board sees
 only its seat's view" rule lives in one spot.
 
-Who sees what follows :mod:`games.spectator`:
+Who sees what follows :mod:`games.selectors.spectator`:
 
 * a **public** record (finished, and its duplicate set over): any seat's view or
   the spectator's, every action with its ``describe`` text, the actions offered,
@@ -17,7 +17,7 @@ Who sees what follows :mod:`games.spectator`:
   spectator's view, up to the current ply (a finished game of an open set up
   to the position before its end: ``spectator.shown``), each move saying who moved and its
   public events -- no action; and for a seat's **holder** (the person in it or
-  the owner of the bot in it, :mod:`games.seat_holders`) that seat's
+  the owner of the bot in it, :mod:`games.selectors.seat_holders`) that seat's
   view, with its own moves as above (description, actions offered, a bot's
   latency and fault kind), every other move as bare as the spectator's. That
   is what the play page and the bot API already showed them; another seat's
@@ -39,11 +39,11 @@ from typing import Any
 
 import engines
 from engines import CHANCE
-from games import spectator
-from games.boards import board_model, legal_entries
 from games.models import Game, Move
 from games.records import live as live_record
 from games.records import stored as records
+from games.selectors import spectator
+from games.selectors.boards import board_model, legal_entries
 
 MAX_PAGE = 100
 """Positions per request: bounds the work of one request on a long game."""

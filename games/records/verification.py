@@ -29,9 +29,9 @@ from typing import Any
 import engines
 from engines import CHANCE, Dealer, EngineError
 from engines.base import same_json
-from games import spectator
 from games.models import Game, Move
-from games.ranks import final_ranks
+from games.selectors import spectator
+from games.selectors.ranks import final_ranks
 
 
 class NotVerifiable(Exception):

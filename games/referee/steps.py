@@ -22,14 +22,14 @@ from django.db.models import F
 from django.utils import timezone
 
 from engines import CHANCE, Dealer, IllegalAction, State
-from games import spectator
 from games.models import Game, Move, Outcome, Seat
-from games.ranks import final_ranks
 from games.records import live as live_record
 from games.records import stored as records
 from games.referee import claims, house_bot, live_pages, statecache, turns
 from games.referee.decisions import FORFEITED, Decision, default_decision
 from games.referee.dispatch import others_waiting, schedule_advance
+from games.selectors import spectator
+from games.selectors.ranks import final_ranks
 from games.signals import game_finished, games_settled
 
 log = logging.getLogger(__name__)

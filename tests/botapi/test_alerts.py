@@ -12,9 +12,9 @@ from harbormaster_bot.signing import verify_signature
 
 from botapi import alerts, services
 from botapi.models import Bot, BotAlert
-from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import steps as referee
+from games.services import create_game
 from tests.botapi.owner_fixtures import game_with_moves
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory, UserFactory

@@ -7,7 +7,7 @@ import yaml
 from rest_framework.test import APIClient
 
 from botapi.models import Bot
-from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

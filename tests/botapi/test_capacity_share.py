@@ -18,9 +18,9 @@ from rest_framework.test import APIClient
 
 from botapi.capacity import BotAtCapacity, BotShareUsed, check_capacity
 from botapi.models import Bot
-from games.creation import create_game
 from games.models import Game, Move, Seat
-from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.services import create_game
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 
 GAMES = "/api/v1/games/"

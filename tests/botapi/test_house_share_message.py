@@ -13,7 +13,7 @@ import pytest
 
 from botapi import services
 from botapi.capacity import challenger_share
-from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.botapi.test_capacity_share import bot_of, challenge
 from tests.factories import UserFactory
 

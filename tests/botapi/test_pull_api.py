@@ -11,10 +11,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from botapi import protocol, pull, services
-from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import statecache
 from games.referee import turns as players
+from games.services import create_game
 from tests.factories import BotFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

@@ -20,8 +20,8 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from rest_framework.test import APIClient
 
 import engines
-from games.creation import create_game
 from games.models import Competitor, Game
+from games.services import create_game
 from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,9 +18,9 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from botapi import poll_slots, pull, pullwait, services, turn_signals
-from games.creation import create_game
 from games.models import Game
 from games.referee import statecache
+from games.services import create_game
 from tests.factories import BotFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

@@ -28,8 +28,8 @@ from django.conf import settings
 from django.db import connection
 
 from botapi import pull, services
-from games.creation import create_game
 from games.referee import statecache
+from games.services import create_game
 from tests.factories import BotFactory
 from tests.foundation.servers import start_server
 from tests.tournaments.workers import test_database_url as database_url

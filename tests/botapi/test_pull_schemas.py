@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 import engines
 from botapi import protocol, services
 from engines import CHANCE, Dealer
-from games.creation import create_game
+from games.services import create_game
 from tests.factories import BotFactory
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,9 +16,9 @@ from harbormaster_bot import Turn, serve_in_background
 
 from botapi.models import Bot
 from botapi.referee import ask_bot
-from games.creation import create_game
 from games.models import Move, Seat
 from games.referee import statecache
+from games.services import create_game
 from tests.factories import BotFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

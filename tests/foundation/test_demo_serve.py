@@ -47,7 +47,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from botapi.models import Bot
 from harbormaster.demo import ensure_demo_person
 from people.services import ensure_person
-from games.creation import create_game
+from games.services import create_game
 from django.contrib.auth import get_user_model
 
 ensure_demo_person()

@@ -62,8 +62,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from botapi import services
-from games.creation import create_game
 from games.referee import statecache
+from games.services import create_game
 from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory
 from tests.foundation.processes import PROJECT_DIR, clean_env
 from tests.foundation.servers import Server, free_port, start_server

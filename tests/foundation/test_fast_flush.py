@@ -7,7 +7,7 @@ from django.apps import apps
 from django.core.management import call_command
 from django.db import connection
 
-from games.creation import create_game
+from games.services import create_game
 from tests.factories import CompetitorFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]

@@ -23,7 +23,7 @@ from django.conf import settings
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from games.creation import create_game
+from games.services import create_game
 from harbormaster import env
 from tests.foundation.processes import clean_env
 from tests.foundation.servers import Server, start_server

@@ -19,8 +19,8 @@ from django.middleware.csrf import _unmask_cipher_token, get_token
 from django.test import Client, RequestFactory, override_settings
 from rest_framework.authtoken.models import Token
 
-from games.creation import create_game
 from games.models import Game, Seat
+from games.services import create_game
 from ratings.recompute import recompute_scope
 from ratings.scopes import global_scope
 from tests.factories import CompetitorFactory, GameFactory, UserFactory, finished_game

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.test import Client
 
 from botapi.models import Bot
-from games import creation
+from games import services as creation
 from games.models import Game
 from games.referee import steps as referee
 from people.services import ensure_person

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from games.creation import create_game
+from games.services import create_game
 from tests.foundation import raw_ws
 from tests.foundation.processes import clean_env
 from tests.foundation.servers import Server, start_server

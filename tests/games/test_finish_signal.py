@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games.creation import create_game
 from games.models import Game, Outcome
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.services import create_game
 from games.signals import game_finished
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory

@@ -19,11 +19,11 @@ from django.db import connection
 
 from games import players as seat_players
 from games import tasks as game_tasks
-from games.creation import create_game
 from games.models import Game
 from games.referee import dispatch, live_pages, step_failures, steps
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.services import create_game
 from games.signals import game_aborted, game_created
 from people.seat_player import PersonSeats
 from tests.factories import CompetitorFactory

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from botapi.models import Bot
-from games import creation
+from games import services as creation
 from games.models import Game, Seat
-from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from games.referee import turns as players
+from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from lobby.models import LobbySeat, LobbyTable
 from people import services as people
 from tests.factories import BotFactory, UserFactory

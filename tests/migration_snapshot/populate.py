@@ -32,8 +32,8 @@ def populate() -> None:
     """Fill the (migrated) database through the services a user's actions call."""
     # Imported here: this module runs as a script, and models load only after django.setup().
     from django.contrib.auth import get_user_model
-
     from games.creation import create_game
+
     from harbormaster import demo
     from lobby import services as lobby
     from people.services import ensure_person

@@ -10,11 +10,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.creation import create_game
 from games.models import Competitor
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.services import create_game
 from people import services
 from tests.factories import CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from games.ranks import final_ranks
+from games.selectors.ranks import final_ranks
 from ratings.models import Rating, RatingChange, RatingScope
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game

@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.db.models import Avg, Count, FilteredRelation, Q
 from django.db.models.lookups import Exact, GreaterThan, LessThan
 
-from games import listings
 from games.models import Competitor, Seat
+from games.selectors import listings
 from ratings.models import RatingChange
 from stats.competitor import OPPONENTS, HeadToHead, SeatResults, counted
 from stats.sql import JsonArrayItem

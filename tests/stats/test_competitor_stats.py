@@ -166,8 +166,8 @@ def test_filter_choices_list_events_newest_first_then_by_id(db) -> None:
 
 
 def test_is_public_q_agrees_with_is_public(world) -> None:
-    from games import spectator
     from games.models import Game
+    from games.selectors import spectator
 
     games = list(Game.objects.all())
     shown = set(Game.objects.filter(spectator.is_public_q()).values_list("pk", flat=True))

@@ -16,9 +16,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.creation import create_game
 from games.models import Competitor, Game, Seat
 from games.referee import steps as referee
+from games.services import create_game
 from games.signals import games_settled
 from ratings.models import RatingScope
 from ratings.recompute import recompute_scope

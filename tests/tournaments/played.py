@@ -19,11 +19,11 @@ from django.utils import timezone
 import engines
 from engines import CHANCE, Dealer, State
 from games.models import Competitor, Game, Move, Outcome, Seat
-from games.ranks import final_ranks
 from games.referee import claims
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.selectors.ranks import final_ranks
 
 
 def played_game(

@@ -12,9 +12,9 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from botapi.models import Bot
-from games.creation import create_game
 from games.models import Game, Seat
 from games.referee import steps as referee
+from games.services import create_game
 from ratings.models import RatingChange
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory

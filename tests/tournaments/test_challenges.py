@@ -13,7 +13,7 @@ import pytest
 
 from botapi.models import Bot
 from games.models import Game, Move
-from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.factories import BotFactory, UserFactory
 from tests.tournaments.game_requests import body, client_of, db_snapshot
 from tests.tournaments.played import played_game

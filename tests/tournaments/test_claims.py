@@ -9,10 +9,10 @@ import psycopg
 import pytest
 from django.db import Error, IntegrityError, connection, transaction
 
-from games.creation import create_game
 from games.models import Game, Move
 from games.referee import claims
 from games.referee.decisions import Decision
+from games.services import create_game
 from tests.factories import CompetitorFactory
 from tests.tournaments import workers
 

@@ -20,9 +20,9 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 from harbormaster_bot.examples.random_bot import RandomBot
 
-from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import turns as players
+from games.services import create_game
 from harbormaster.asgi import application
 from harbormaster.embedded_scheduler import StartsBeat
 from tests.factories import BotFactory

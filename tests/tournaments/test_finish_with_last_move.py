@@ -20,11 +20,11 @@ import pytest
 import engines
 import ratings.services
 from engines import CHANCE
-from games.creation import create_game
 from games.models import Game, Move, Outcome
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.services import create_game
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward
 

@@ -18,8 +18,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.cursor import Cursor
 from games.models import Competitor, Game
+from games.selectors.cursor import Cursor
 from people import services
 from tests.factories import CompetitorFactory, UserFactory, finished_game
 from web.games import views

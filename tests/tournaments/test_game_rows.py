@@ -14,8 +14,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
 
-from games import listings
 from games.models import Game, Seat
+from games.selectors import listings
 from stats.competitor import game_rows, games_of
 from stats.filters import GameFilters
 from tests.factories import CompetitorFactory, GameFactory, finished_game
@@ -120,7 +120,7 @@ def test_competitor_game_rows_write_what_the_loop_wrote(zone: str, language: str
 
 
 def test_seats_read_as_rows_are_the_prefetched_seats() -> None:
-    from games import spectator
+    from games.selectors import spectator
 
     _games()
     prefetched = list(listings.games_with_seats().order_by("id"))

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from harbormaster_bot.examples.random_bot import RandomBot
 
-from games.creation import create_game
 from games.models import Game, Seat
+from games.services import create_game
 from tests.botapi.servers import MisbehavingServer
 from tests.factories import BotFactory
 

@@ -31,13 +31,13 @@ from harbormaster_bot.server import Turn
 import engines
 from botapi import protocol
 from engines import CHANCE
-from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.records.verification import verify_game
 from games.referee import house_bot
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.services import create_game
 from ratings.models import Rating, RatingChange
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory

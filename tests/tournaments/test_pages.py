@@ -16,8 +16,8 @@ from django.test import Client
 
 import engines
 from engines import CHANCE
-from games.creation import create_game
 from games.models import Game
+from games.services import create_game
 from ratings.models import Rating
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward, play_as_people, played_game

@@ -15,8 +15,8 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from games import spectator
 from games.models import Game, Seat
+from games.selectors import spectator
 from tests.factories import CompetitorFactory, GameFactory, finished_game
 from web.api.games.serializers import GameSerializer
 from web.api.games.views import games_queryset

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games import spectator
+from games.selectors import spectator
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
 from web.games import ply_window

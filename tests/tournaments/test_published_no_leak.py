@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 import engines
-from games.creation import create_game
 from games.models import Game
+from games.services import create_game
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people
 from web.sockets import broadcast

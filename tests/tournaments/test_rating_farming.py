@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 
 from botapi.models import Bot
-from games.creation import GameSetupError, create_game
 from games.models import Game
-from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
+from games.services import GameSetupError, create_game
 from ratings.models import Rating
 from ratings.services import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory

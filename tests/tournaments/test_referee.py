@@ -16,11 +16,11 @@ from django.db import connection
 from django.utils import timezone
 
 import engines
-from games.creation import GameSetupError, create_game
 from games.models import Game, Move, Seat
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.services import GameSetupError, create_game
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people

@@ -13,9 +13,9 @@ import psycopg
 import pytest
 
 import engines
-from games.creation import create_game
 from games.models import Game, Move
 from games.referee import steps as referee
+from games.services import create_game
 from tests.tournaments import workers
 
 pytestmark = [

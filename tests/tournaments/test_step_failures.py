@@ -19,9 +19,9 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from botapi.client import BotClient
 from engines.base import State
 from games import tasks as game_tasks
-from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import step_failures
+from games.services import create_game
 
 from .events.conftest import people
 

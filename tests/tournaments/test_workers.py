@@ -23,8 +23,8 @@ from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
 from engines import CHANCE
-from games.creation import create_game
 from games.models import Game, Move, Seat
+from games.services import create_game
 from games.tasks import advance_game, recover_stalled
 from ratings.models import RatingChange
 

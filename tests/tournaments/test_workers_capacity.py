@@ -74,7 +74,7 @@ def test_two_creators_cannot_both_take_a_bots_last_slot() -> None:
 
 def test_create_game_itself_refuses_a_bot_at_capacity_and_writes_nothing(settings) -> None:
     """Every creator (API, demo, tournaments) goes through create_game, so the limit holds."""
-    from games.creation import create_game
+    from games.services import create_game
 
     settings.CELERY_TASK_ALWAYS_EAGER = True
     busy = BotFactory(max_concurrent_games=1, engines=["manila"])

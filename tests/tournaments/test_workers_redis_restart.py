@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from harbormaster_bot.examples.random_bot import RandomBot
 
-from games.creation import create_game
 from games.models import Game
+from games.services import create_game
 from games.tasks import advance_game
 from harbormaster.celery import app
 from tests.foundation.processes import PROJECT_DIR

@@ -44,8 +44,8 @@ from django.db.models import F
 from django.utils import timezone
 
 import engines
-from games.creation import GameSetupError, create_game
 from games.models import Game
+from games.services import GameSetupError, create_game
 from tournaments import formats
 from tournaments.events.history import active_entrants, history_of
 from tournaments.events.seeds import game_seed

@@ -9,7 +9,7 @@ keys, and the admin's delete page names the protected rows.
 Tournaments and leagues -- the organiser's side -- are in ``web.admin.events``
 and ``web.admin.leagues``, registered on the same site.
 
-Hidden information stays hidden here too (``games.spectator.is_public``
+Hidden information stays hidden here too (``games.selectors.spectator.is_public``
 decides, as for the public pages): until a game is finished, its seed, its
 moves' actions and the bots' request/reply excerpts (which carry a seat's
 private view) are not shown, and the seed is not searchable.
@@ -28,7 +28,7 @@ from django.utils.safestring import SafeString
 
 from common.readonly_admin import ReadOnlyAdmin
 from games.models import Competitor, Game, GameRecord, Move, Outcome, Seat
-from games.spectator import is_public
+from games.selectors.spectator import is_public
 
 HIDDEN = "hidden until the game is finished"
 

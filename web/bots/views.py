@@ -139,7 +139,7 @@ def bot_log(request: HttpRequest, bot_id: int) -> HttpResponse:
     ]
     depends = pagecache_tokens.bot_page(None, request.user.get_username(), bot.name)  # the owner
     # The marker is quiet ("") while the bot has no game in play, until a game seating it is
-    # created, which bumps its token (``games.creation.create_game``).
+    # created, which bumps its token (``games.services.create_game``).
     sections = pagecache.fragment(
         key, depends, lambda: _sections(request, bot), marker=lambda: log_marker(bot)
     )

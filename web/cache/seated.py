@@ -14,7 +14,7 @@ set of such seats grows only when a person's competitor is seated in a new
 game, or a seat or a competitor changes hands. Each bumps the person's token
 (at once and after the commit):
 
-- a game created (``games.creation.create_game``, the one way games are
+- a game created (``games.services.create_game``, the one way games are
   made, which writes its seats with ``bulk_create`` and so no signal per seat):
   after its commit, one query finds the people seated in it;
 - a seat saved one at a time (its competitor's user);

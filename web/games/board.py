@@ -2,7 +2,7 @@
 
 For developing and testing the boards (``static/boards/``): no game is stored or
 changed; clicking a control only shows which legal action index it chose. The
-position and the model come from :mod:`games.boards`, the same code
+position and the model come from :mod:`games.selectors.boards`, the same code
 the play page uses, so the preview shows exactly what a seat would see.
 """
 
@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 import engines
-from games import boards as board_models
+from games.selectors import boards as board_models
 
 MAX_PLIES = 5000
 """Long enough for a whole game of every engine; bounds the work of one request."""

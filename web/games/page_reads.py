@@ -18,8 +18,8 @@ from typing import NamedTuple
 from django.db import connection
 
 from common.sql_tables import quoted_tables
-from games import spectator
 from games.models import Competitor, Game, Seat
+from games.selectors import spectator
 from ratings.models import RatingChange, RatingScope
 from tournaments.models import League
 
@@ -36,7 +36,7 @@ class SeatRow(NamedTuple):
     withdrawn: bool
 
     def public_row(self) -> tuple[int, int, str, str, bool, bool]:
-        """The :data:`games.spectator.SeatRow` part, which ``public_seats`` reads."""
+        """The :data:`games.selectors.spectator.SeatRow` part, which ``public_seats`` reads."""
         return self[:6]
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games import spectator
 from games.models import Game
+from games.selectors import spectator
 from ratings.models import RatingScope
 from ratings.systems import get_system
 from web.games import page_reads as game_page_reads

@@ -3,7 +3,7 @@
 The page fetches it (instead of inlining a model per ply into the HTML); what
 the answer may hold is decided in :mod:`games.records.replay`, and which seats the
 signed-in user holds (whose views they may see during the game) in
-:mod:`games.seat_holders`.
+:mod:`games.selectors.seat_holders`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 import engines
-from games import listings, seat_holders, spectator
 from games.records import replay
+from games.selectors import listings, seat_holders, spectator
 
 
 @require_GET

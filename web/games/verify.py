@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 import engines
-from games import listings, spectator
 from games.records import verify_checks
 from games.records.export import why_not_public
 from games.records.verification import verify_game
+from games.selectors import listings, spectator
 
 
 @require_GET

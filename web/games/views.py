@@ -1,6 +1,6 @@
 """Server-rendered game pages: one game with its replay, and the leaderboards.
 
-What may be shown is decided in :mod:`games.spectator` (no action,
+What may be shown is decided in :mod:`games.selectors.spectator` (no action,
 chance's included, and no seed before a game is finished); these views only
 gather it for the templates.
 """
@@ -14,9 +14,9 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 import engines
-from games import cursor as game_cursor
-from games import listings, seat_holders, spectator
 from games.records import replay
+from games.selectors import cursor as game_cursor
+from games.selectors import listings, seat_holders, spectator
 from ratings import selectors as ratings_selectors
 from tournaments import event_listings
 from web.cache import tokens as pagecache_tokens

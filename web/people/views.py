@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
-from games import cursor as game_cursor
 from games.models import Competitor
+from games.selectors import cursor as game_cursor
 from people import selectors, services
 from stats.pages import competitor_sections
 from web.cache import tokens as pagecache_tokens

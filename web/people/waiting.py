@@ -22,9 +22,9 @@ from typing import Any
 from django.urls import reverse
 
 import engines
-from games.listings import engine_name
 from games.models import Competitor, Game, Seat
 from games.referee import statecache
+from games.selectors.listings import engine_name
 from web.cache import seated
 
 MAX_GAMES = 20

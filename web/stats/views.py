@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from botapi.models import Bot
-from games import listings
 from games.models import Competitor
+from games.selectors import listings
 from stats.pages import competitor_sections
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page

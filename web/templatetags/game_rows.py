@@ -20,8 +20,8 @@ from typing import NamedTuple
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from games.listings import GameSummary
-from games.spectator import PublicSeat
+from games.selectors.listings import GameSummary
+from games.selectors.spectator import PublicSeat
 from web.id_paths import id_paths
 from web.numbers import decimal_separator, fixed, minute
 

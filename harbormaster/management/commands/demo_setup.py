@@ -16,8 +16,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.listings import engine_name
 from games.models import Game
+from games.selectors.listings import engine_name
 from harbormaster.demo import (
     CLUB_ROUNDS,
     CLUB_TABLE_SIZE,

@@ -16,7 +16,7 @@ import psycopg
 import pytest
 from django.db import connections
 
-from games import creation
+from games import services as creation
 from games.models import Game, Seat
 from games.referee import turns as players
 from tests.factories import LeagueFactory

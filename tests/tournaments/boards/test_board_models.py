@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import engines
 from engines import CHANCE
-from games.boards import board_model, legal_entries, random_position
+from games.selectors.boards import board_model, legal_entries, random_position
 from tests.engines.helpers import perturb_secrets
 
 SLUGS = [e.slug for e in engines.all_engines()]

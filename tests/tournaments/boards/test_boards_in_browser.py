@@ -19,7 +19,7 @@ import pytest
 
 import engines
 from engines import CHANCE, Dealer
-from games.boards import board_model, random_position
+from games.selectors.boards import board_model, random_position
 
 from .webdriver import MISSING, Browser
 

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.test import Client
 
-from games import boards as board_models
-from games.boards import board_model, random_position
+from games.selectors import boards as board_models
+from games.selectors.boards import board_model, random_position
 from tests.engines.helpers import perturb_secrets
 
 

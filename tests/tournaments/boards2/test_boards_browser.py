@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from engines import CHANCE, Dealer
-from games.boards import board_model, random_position
+from games.selectors.boards import board_model, random_position
 
 from .webdriver import MISSING, Browser
 

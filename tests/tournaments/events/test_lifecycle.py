@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from botapi.models import Bot
-from games.creation import create_game
 from games.models import Game
+from games.services import create_game
 from ratings.models import Rating
 from ratings.scopes import league_scope
 from tests.factories import LeagueFactory, UserFactory

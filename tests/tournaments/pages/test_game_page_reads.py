@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
-from games import listings, spectator
 from games.models import Game, Seat
+from games.selectors import listings, spectator
 from ratings.models import RatingChange, RatingScope
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory

@@ -16,8 +16,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import listings, spectator
 from games.models import Game, Seat
+from games.selectors import listings, spectator
 from ratings.models import RatingChange, RatingScope
 from ratings.services import apply_game_result
 from ratings.systems import get_system

@@ -11,9 +11,9 @@ from django.test import Client
 from django.utils import timezone
 
 from engines import CHANCE
-from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee.statecache import load_state
+from games.services import create_game
 
 from .conftest import Socket, people
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
-from games.creation import create_game
+from games.services import create_game
 
 from .conftest import Socket, people
 from .test_consumer import to_move, written

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from games.creation import create_game
 from games.models import Game, Move
 from games.referee.statecache import load_state
+from games.services import create_game
 from tests.browser_site import artefacts, server, session_for, wait_for
 from tests.tournaments.boards.webdriver import MISSING, Browser
 

@@ -10,9 +10,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.creation import create_game
 from games.models import Move
 from games.referee.statecache import load_state
+from games.services import create_game
 from web.sockets import broadcast
 
 from .conftest import Socket, people

@@ -16,7 +16,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.contrib.sessions.backends.cache import SessionStore
 
-from games.creation import create_game
+from games.services import create_game
 from web.sockets import limits as socket_limits
 
 from .conftest import TIMEOUT_S, Socket, people

@@ -15,11 +15,11 @@ import pytest
 from asgiref.sync import async_to_sync
 from rest_framework.test import APIClient
 
-from games.creation import create_game
 from games.models import Game, Move, Seat
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
+from games.services import create_game
 from tests.tournaments.test_house_bot import expire_clock
 
 from .conftest import Socket, people

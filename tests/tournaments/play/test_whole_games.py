@@ -35,9 +35,9 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 
 import engines
-from games.boards import legal_entries
-from games.creation import create_game
 from games.models import Game
+from games.selectors.boards import legal_entries
+from games.services import create_game
 from tests.tournaments.played import fast_forward
 from web.sockets import consumers
 

@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from games.creation import create_game
 from games.models import Game, GameRecord, Outcome
 from games.records import stored as records
 from games.referee import steps as referee
+from games.services import create_game
 from ratings.models import RatingChange
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people

@@ -5,7 +5,7 @@ submitted, chance drawn by the referee from the seed, one seat resigning
 midway so a house bot plays it and it forfeits), and the referee's own final
 state is caught as it finishes the game. The exported record must rebuild
 exactly that state, and its outcome's ranks with forfeits moved last
-(``games.ranks.final_ranks``, as the referee does) are the record's ranks.
+(``games.selectors.ranks.final_ranks``, as the referee does) are the record's ranks.
 Before the record is public the export is a 409 that names no secret.
 """
 
@@ -19,11 +19,11 @@ from rest_framework.test import APIClient
 
 import engines
 from engines import CHANCE
-from games.creation import create_game
 from games.models import Game, Move
-from games.ranks import final_ranks
 from games.referee import statecache
 from games.referee import steps as referee
+from games.selectors.ranks import final_ranks
+from games.services import create_game
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
 from tournaments.models import Round, Table, Tournament

@@ -19,9 +19,9 @@ from django.test.utils import CaptureQueriesContext
 
 import engines
 from engines import CHANCE
-from games.boards import board_model, legal_entries
 from games.models import Game, Move
 from games.records.replay import MAX_PAGE
+from games.selectors.boards import board_model, legal_entries
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game

@@ -23,8 +23,8 @@ from rest_framework.views import APIView
 
 from botapi import services
 from botapi.models import Bot
-from games import spectator
 from games.models import Game, Seat
+from games.selectors import spectator
 from web.api.bots import serializers as s
 from web.api.bots import visibility
 from web.api.bots.permissions import IsBotOwner

@@ -29,8 +29,8 @@ from typing import Any
 
 from botapi.models import Bot
 from engines import CHANCE
-from games import spectator
 from games.models import Game, Move, Seat
+from games.selectors import spectator
 
 
 def record_public(game: Game) -> bool:

@@ -1,6 +1,6 @@
 """What the game API reads and writes; every 400 names the field.
 
-Reading a game goes through :mod:`games.spectator` (the visibility
+Reading a game goes through :mod:`games.selectors.spectator` (the visibility
 rules live there); these serializers only describe its shape for the schema.
 """
 
@@ -15,7 +15,7 @@ import engines
 from botapi.models import engine_slugs
 from botapi.seating import SeatRefused, seat_bot, seatable_bots_by_id
 from games.models import Game
-from games.rating_rules import RatedRefused, decide_rated
+from games.selectors.rating_rules import RatedRefused, decide_rated
 from web.api.bots.serializers import QuerySerializer, RefuseUnknownFieldsMixin
 from web.api.toolkit.fields import BoundedDictField
 

@@ -1,5 +1,5 @@
-"""Game endpoints of the REST API. Thin: creation in ``games.creation``, what may be
-shown in ``games.spectator``, the audit in ``games.records.verification``.
+"""Game endpoints of the REST API. Thin: creation in ``games.services``, what may be
+shown in ``games.selectors.spectator``, the audit in ``games.records.verification``.
 
 Reading a game is public (the same record the game page shows to anyone);
 creating one needs an authenticated user, who may seat their own bots, the
@@ -23,11 +23,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from botapi.capacity import BotAtCapacity
-from games import spectator
-from games.creation import GameSetupError, create_game
 from games.models import Game, Seat
 from games.records import export as game_export
 from games.records.verification import NotVerifiable, verify_game
+from games.selectors import spectator
+from games.services import GameSetupError, create_game
 from web.api.games import serializers as s
 from web.api.toolkit.errors import Conflict
 from web.api.toolkit.pagination import NewestFirstCursorPagination

@@ -1,8 +1,8 @@
 """What the web pages list: recent games with their results, a page at a time.
 
-Everything here is built from :mod:`games.spectator`'s rules (results,
+Everything here is built from :mod:`games.selectors.spectator`'s rules (results,
 seeds and actions only once a game is finished); lists are paged by cursor
-(:mod:`games.cursor`), and leaderboards ranked in the database
+(:mod:`games.selectors.cursor`), and leaderboards ranked in the database
 (:mod:`web.leaderboards.ranking`). Views only render it.
 """
 
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from django.db.models import Prefetch, QuerySet
 
 import engines
-from games import cursor as game_cursor
-from games import spectator
 from games.models import Game, Seat
+from games.selectors import cursor as game_cursor
+from games.selectors import spectator
 
 
 @dataclass(frozen=True)

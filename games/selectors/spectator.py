@@ -16,7 +16,7 @@ for someone who holds no seat -- *show less when in doubt*:
   seat's view, the actions it was offered, and a bot move's latency and fault
   kind (and which moves a substituted seat's house bot played). An aborted
   game keeps its secrets, seed included. (Before that, a seat's own holder
-  may replay that one seat: ``games.seat_holders``.)
+  may replay that one seat: ``games.selectors.seat_holders``.)
 * **A finished game whose duplicate set is still open** is shown as it was
   before its last ply, to everyone (:func:`shown`): its end position and last
   events hold the outcome and the secrets engines reveal at the end.

@@ -2,7 +2,7 @@
 
 Every creator goes through :func:`create_game` (the game API, the demo,
 ``manage.py play``, tournament pairing), so the rules that must hold
-for every game hold here: whether it may be rated (``games.rating_rules``) and
+for every game hold here: whether it may be rated (``games.selectors.rating_rules``) and
 whether its competitors may take seats now (each kind's seat player, ``games.players``:
 for bots, how many games they play at once, ``botapi.capacity``).
 """
@@ -18,10 +18,10 @@ from django.utils import timezone
 
 import engines
 from games import players as seat_players
-from games import rating_rules
 from games.models import Competitor, Game, Seat
 from games.referee import turns
 from games.referee.dispatch import schedule_advance
+from games.selectors import rating_rules
 from games.signals import game_created
 
 MAX_SEED_LENGTH = Game._meta.get_field("seed").max_length
@@ -60,9 +60,9 @@ def create_game(
     ``listed=False`` keeps the game off public lists (local test games).
 
     ``league`` and ``tournament`` are the event's rows (``tournaments.models``) the game
-    belongs to, if any. ``rated`` None means rated unless ``games.rating_rules`` forbids it (one
-    owner holding several seats, or a challenge by ``created_by``); True where
-    a rule forbids it is a GameSetupError. ``created_by`` is the user asking
+    belongs to, if any. ``rated`` None means rated unless ``games.selectors.rating_rules``
+    forbids it (one owner holding several seats, or a challenge by ``created_by``); True
+    where a rule forbids it is a GameSetupError. ``created_by`` is the user asking
     for the game (None: the service), counted for the challengers' fair
     share of an open bot. ``purpose="event"`` is for an organiser's event
     (tournament, arena): its games are never challenges, count apart on the
