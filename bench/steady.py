@@ -284,7 +284,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     source, target = SIZES[0][0] + args.suffix, "hm_bench_steady" + args.suffix
     _setup(args.server, target)
-    logging.getLogger("botapi.notify").setLevel(logging.WARNING)  # the bench bots answer nothing
+    # the bench bots answer nothing
+    logging.getLogger("botapi.services.notify").setLevel(logging.WARNING)
     from django.db import connections
 
     for writes_every in args.writes_every:

@@ -3,7 +3,7 @@
 A :class:`Bot` is always a :class:`games.models.Competitor` (one to one):
 seats, ratings and leaderboards point at the competitor, and the bot adds
 what only a program needs -- an endpoint, a signing secret, a pull token,
-a status and health. Create and delete bots through :mod:`botapi.services`,
+a status and health. Create and delete bots through :mod:`botapi.services.bots`,
 which keeps the two rows together in one transaction.
 
 Secrets:
@@ -173,7 +173,7 @@ class BotAlert(models.Model):
 
     The row is the "told once" rule: ``key`` is unique per bot (``game:<id>``
     for a game's first fault, ``suspension:<time>`` for a suspension), and an
-    alert is sent only by whoever inserts it (``botapi.alerts``). It also
+    alert is sent only by whoever inserts it (``botapi.services.alerts``). It also
     records what became of the mail and the webhook call, for the owner page.
     """
 

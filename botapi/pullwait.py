@@ -34,7 +34,9 @@ from typing import Any, TypeVar
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from . import poll_slots, pull, turn_signals
+from botapi import poll_slots, turn_signals
+from botapi.services import pull
+
 from .models import Bot
 
 T = TypeVar("T")

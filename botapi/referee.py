@@ -20,14 +20,15 @@ from functools import partial
 
 from django.db import transaction
 
+from botapi import protocol, turn_signals
+from botapi.services import bots as services
+from botapi.services.notify import game_info
 from engines import State
 from games.models import Game, Move, Seat
 from games.referee.decisions import Decision, default_decision
 
-from . import protocol, services, turn_signals
 from .client import default_client
 from .models import Bot
-from .notify import game_info
 
 
 def decision_deadline_ms(game: Game, seat: Seat) -> int:

@@ -1,7 +1,7 @@
 """The bots' side of the referee's seat protocol (``games.players``), registered in ``ready()``.
 
 A push bot is called over HTTP at once; a pull bot is only told and its move
-arrives later. Each method delegates to ``botapi.referee`` and ``botapi.alerts``.
+arrives later. Each method delegates to ``botapi.referee`` and ``botapi.services.alerts``.
 """
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from botapi import referee
+from botapi.selectors import capacity
+from botapi.services import alerts
 from engines import State
 from games.models import Competitor, Game, Seat
 from games.referee.decisions import Decision
-
-from . import alerts, capacity, referee
 
 
 class BotSeats:

@@ -1,13 +1,13 @@
-"""Celery tasks of the bot side (autodiscovered); logic lives in ``botapi.notify``,
-``botapi.services`` and ``botapi.alerts``."""
+"""Celery tasks of the bot side (autodiscovered); logic lives in ``botapi.services.notify``,
+``botapi.services.bots`` and ``botapi.services.alerts``."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from botapi.services import alerts, notify
+from botapi.services import bots as services
 from games.models import Game
-
-from . import alerts, notify, services
 
 
 @shared_task(name="botapi.notify_bots", ignore_result=True)

@@ -1,6 +1,6 @@
 """Deleting a competitor that never played: the apps above say why it must stay, or let it go.
 
-A bot that never sat at a game may be deleted by its owner (``botapi.services``).
+A bot that never sat at a game may be deleted by its owner (``botapi.services.bots``).
 Rows of the apps above games -- an event's entrants, an arena's entries -- are
 theirs to judge: each registers a check here at start-up, so the bot side never
 imports them. A check answers why the competitor must stay (a code and a

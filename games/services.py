@@ -4,7 +4,7 @@ Every creator goes through :func:`create_game` (the game API, the demo,
 ``manage.py play``, tournament pairing), so the rules that must hold
 for every game hold here: whether it may be rated (``games.selectors.rating_rules``) and
 whether its competitors may take seats now (each kind's seat player, ``games.players``:
-for bots, how many games they play at once, ``botapi.capacity``).
+for bots, how many games they play at once, ``botapi.selectors.capacity``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def create_game(
 
     The seed is random unless given; only ``sha256(seed)`` is public until the
     game is finished, so nobody can precompute the dice. A bot already playing
-    its ``max_concurrent_games`` makes this raise ``botapi.capacity.BotAtCapacity``
+    its ``max_concurrent_games`` makes this raise ``botapi.selectors.capacity.BotAtCapacity``
     (the check locks the bots' rows until the game is committed);
     ``enforce_capacity=False`` is for benchmarks and tests that mean to exceed it.
     ``listed=False`` keeps the game off public lists (local test games).

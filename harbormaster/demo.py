@@ -8,7 +8,7 @@ directly. Three steps:
 * a few games of every engine between the example bots, played for real:
   a greedy bot and five random bots are served over HTTP on 127.0.0.1 from
   this process (``harbormaster_bot.serve_in_background``), registered as bots of the
-  example-bot account (``botapi.seating``: anyone may seat them), and
+  example-bot account (``botapi.selectors.seating``: anyone may seat them), and
   seated in games made with ``create_game``. On the embedded defaults Celery
   is eager, so each game plays to its end inside ``create_game``; with a
   broker the workers play them and this waits;
@@ -48,9 +48,9 @@ from harbormaster_bot.examples.greedy import GreedyBot
 from harbormaster_bot.examples.random_bot import RandomBot
 
 import engines
-from botapi import services
 from botapi.models import Bot
-from botapi.seating import example_bots_username
+from botapi.selectors.seating import example_bots_username
+from botapi.services import bots as services
 from games.models import Game
 from games.services import create_game
 from people import services as people

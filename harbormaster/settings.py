@@ -161,7 +161,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 5.0,
         "options": {"expires": 4.5},
     },
-    # Keeps every active push bot's health current (botapi.services.ping_due_bots).
+    # Keeps every active push bot's health current (botapi.services.bots.ping_due_bots).
     "ping-bots": {
         "task": "botapi.ping_bots",
         "schedule": 600.0,

@@ -15,8 +15,8 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 
 import engines
-from botapi import seating
 from botapi.models import Bot
+from botapi.selectors import seating
 from games.models import Competitor, Game, Seat
 from games.selectors import listings, spectator
 

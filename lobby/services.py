@@ -7,10 +7,10 @@ Every refusal raises :class:`LobbyError` before anything is written (or inside
 the transaction, which then rolls back), so a refusal changes nothing.
 
 The rules come from where they already live: who may seat which bot from
-``botapi.seating``, whether a table may be rated from
+``botapi.selectors.seating``, whether a table may be rated from
 ``games.selectors.rating_rules`` (asked as the seats fill, so ``rated`` is refused
 with the rule's reason, never quietly dropped), a bot's limit of games at once
-from ``botapi.capacity`` (at the start), and a person's consent to meet bots
+from ``botapi.selectors.capacity`` (at the start), and a person's consent to meet bots
 in rated games from ``people.Profile.accepts_bot_opponents``.
 
 When the last seat is filled the game starts at once through
@@ -28,9 +28,9 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
-from botapi import seating
-from botapi.capacity import BotAtCapacity
 from botapi.models import Bot
+from botapi.selectors import seating
+from botapi.selectors.capacity import BotAtCapacity
 from games.models import Competitor
 from games.selectors import rating_rules
 from games.services import GameSetupError, create_game

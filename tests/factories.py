@@ -78,7 +78,7 @@ def finished_game(competitors, ranks, *, forfeited=None, rated=True, scores=None
 
 
 class BotFactory(factory.django.DjangoModelFactory):
-    """A registered push bot with its competitor, as ``botapi.services.register_bot`` makes it.
+    """A registered push bot with its competitor, as ``botapi.services.bots.register_bot`` makes it.
 
     ``signing_secret`` is known to the test (the real one is shown only once).
     """

@@ -19,7 +19,7 @@ Who is free to play, each pass:
   tournaments and challenges, and every table is drawn with the ratings of
   its last result;
 * with a game to spare: a bot plays fewer unfinished games (all of them,
-  arena or not) than its ``max_concurrent_games`` (``botapi.capacity``,
+  arena or not) than its ``max_concurrent_games`` (``botapi.selectors.capacity``,
   which counts a house bot's events apart from its casual games), a person
   fewer than :data:`PERSON_GAMES`.
 
@@ -44,7 +44,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engines
-from botapi.seating import example_bots_username
+from botapi.selectors.seating import example_bots_username
 from games.models import Competitor, Game, Seat
 from games.services import GameSetupError, create_game
 from ratings.systems import TRUESKILL_DEFAULTS
@@ -244,7 +244,7 @@ def run_passes(now: datetime | None = None) -> int:
 
 def _start(league: League, competitors: Sequence[Competitor]) -> Game | None:
     """Create one arena game; None (logged) when a last check refuses the table."""
-    from botapi.capacity import BotAtCapacity
+    from botapi.selectors.capacity import BotAtCapacity
 
     try:
         return create_game(
@@ -265,8 +265,8 @@ def _start(league: League, competitors: Sequence[Competitor]) -> Game | None:
 
 def _free_entries(league: League, now: datetime) -> dict[int, tuple[ArenaEntry, Candidate]]:
     """Competitor id -> (entry, candidate) for every entrant that may be seated now."""
-    from botapi.capacity import counted_games, held_games
     from botapi.models import Bot
+    from botapi.selectors.capacity import counted_games, held_games
 
     entries = [
         entry

@@ -10,8 +10,9 @@ from django.core import mail
 from django.utils import timezone
 from harbormaster_bot.signing import verify_signature
 
-from botapi import alerts, services
 from botapi.models import Bot, BotAlert
+from botapi.services import alerts
+from botapi.services import bots as services
 from games.models import Game, Move, Seat
 from games.referee import steps as referee
 from games.services import create_game

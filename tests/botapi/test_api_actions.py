@@ -7,8 +7,8 @@ from harbormaster_bot import serve_in_background
 from rest_framework.test import APIClient, APIRequestFactory
 from rest_framework.views import APIView
 
-from botapi import services
 from botapi.models import Bot
+from botapi.services import bots as services
 from tests.botapi.servers import unused_port
 from tests.factories import BotFactory, UserFactory
 from web.api.bots.authentication import BotTokenAuthentication

@@ -31,7 +31,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from botapi import pull, services
+from botapi.services import bots as services
+from botapi.services import pull
 from harbormaster.wsgi import application
 from tests.factories import BotFactory, UserFactory
 

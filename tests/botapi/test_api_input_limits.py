@@ -6,7 +6,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from botapi import services
+from botapi.services import bots as services
 from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -132,7 +132,7 @@ def test_a_wrong_token_is_401_and_a_right_one_works(victim):
 def test_a_bots_pull_token_is_not_a_user_token(victim):
     """The pull token authenticates a bot on the pull API only, never as its owner here."""
     pull = BotFactory(owner=victim.owner, mode="pull", endpoint_url="")
-    from botapi import services
+    from botapi.services import bots as services
 
     token = services.rotate_pull_token(pull)
     for header in (f"Token {token}", f"Bot {token}"):

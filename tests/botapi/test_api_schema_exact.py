@@ -79,7 +79,7 @@ def test_empty_query_values_are_refused_by_name(api) -> None:
         response = api.get(path)
         assert response.status_code == 400 and name in response.json(), path
     bot = BotFactory(mode="pull", endpoint_url="")
-    from botapi import services
+    from botapi.services import bots as services
 
     pull = type(api)()
     pull.credentials(HTTP_AUTHORIZATION=f"Bot {services.rotate_pull_token(bot)}")

@@ -1,4 +1,4 @@
-"""A bot open to others shares its capacity fairly (issue 19, ``botapi.capacity``).
+"""A bot open to others shares its capacity fairly (issue 19, ``botapi.selectors.capacity``).
 
 No single challenger may hold more than their share of another owner's bot
 (half its games at once, rounded up), the others together leave its owner
@@ -16,8 +16,8 @@ import pytest
 from django.db import connection, transaction
 from rest_framework.test import APIClient
 
-from botapi.capacity import BotAtCapacity, BotShareUsed, check_capacity
 from botapi.models import Bot
+from botapi.selectors.capacity import BotAtCapacity, BotShareUsed, check_capacity
 from games.models import Game, Move, Seat
 from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from games.services import create_game

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from botapi import services
-from botapi.capacity import challenger_share
+from botapi.selectors.capacity import challenger_share
+from botapi.services import bots as services
 from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.botapi.test_capacity_share import bot_of, challenge
 from tests.factories import UserFactory

@@ -7,8 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
-from botapi import services
 from botapi.models import Bot, hash_pull_token
+from botapi.services import bots as services
 from games.models import Competitor
 from tests.factories import BotFactory, GameFactory, LeagueFactory, UserFactory, seat_bot
 from tournaments.models import ArenaEntry, Entrant, Tournament

@@ -21,8 +21,8 @@ from harbormaster_bot import serve_in_background
 from rest_framework.test import APIClient
 
 import engines
-from botapi import services
 from botapi.client import default_client
+from botapi.services import bots as services
 from games.models import Game
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 

@@ -15,8 +15,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from botapi import alerts, services
 from botapi.models import Bot, BotAlert
+from botapi.services import alerts
+from botapi.services import bots as services
 from games.models import Game, Move
 from games.referee.claims import claim_plies
 from games.referee.decisions import Decision

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from botapi import owner_stats
 from botapi.models import Bot
+from botapi.selectors import owner_stats
 from games.models import Game, Move
 from tests.botapi.owner_fixtures import duelist, game_with_moves, set_created, signed_in
 from tests.botapi.servers import MisbehavingServer

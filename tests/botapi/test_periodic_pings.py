@@ -13,8 +13,9 @@ from django.test import override_settings
 from django.utils import timezone
 from harbormaster_bot import serve_in_background
 
-from botapi import services, tasks
+from botapi import tasks
 from botapi.models import Bot
+from botapi.services import bots as services
 from harbormaster.celery import app
 from tests.botapi.servers import unused_port
 from tests.factories import BotFactory

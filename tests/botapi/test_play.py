@@ -10,8 +10,8 @@ from django.core.management import CommandError, call_command
 from harbormaster_bot import serve_in_background
 from harbormaster_bot.examples.random_bot import RandomBot
 
-from botapi import local_games as play
 from botapi.models import Bot
+from botapi.services import local_games as play
 from games.models import Game, Move
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -10,7 +10,9 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from botapi import protocol, pull, services
+from botapi import protocol
+from botapi.services import bots as services
+from botapi.services import pull
 from games.models import Game, Move, Seat
 from games.referee import statecache
 from games.referee import turns as players

@@ -17,7 +17,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from botapi import poll_slots, pull, pullwait, services, turn_signals
+from botapi import poll_slots, pullwait, turn_signals
+from botapi.services import bots as services
+from botapi.services import pull
 from games.models import Game
 from games.referee import statecache
 from games.services import create_game

@@ -27,7 +27,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from botapi import pull, services
+from botapi.services import bots as services
+from botapi.services import pull
 from games.referee import statecache
 from games.services import create_game
 from tests.factories import BotFactory

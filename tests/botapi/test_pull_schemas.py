@@ -23,7 +23,8 @@ from referencing import Registry, Resource
 from rest_framework.test import APIClient
 
 import engines
-from botapi import protocol, services
+from botapi import protocol
+from botapi.services import bots as services
 from engines import CHANCE, Dealer
 from games.services import create_game
 from tests.factories import BotFactory

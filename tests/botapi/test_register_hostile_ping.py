@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from rest_framework.test import APIClient
 
-from botapi import services
 from botapi.models import Bot
+from botapi.services import bots as services
 from games.models import Competitor
 from tests.botapi.servers import MisbehavingServer
 

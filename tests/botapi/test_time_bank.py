@@ -1,7 +1,7 @@
 """The per-game time bank: deadline = move_time_ms + bank_left_ms, overtime comes out of the bank.
 
 Push bots are charged by ``botapi.referee.ask_bot``, pull bots by
-``botapi.pull.submit_move``, and a seat whose clock ran out (person or pull
+``botapi.services.pull.submit_move``, and a seat whose clock ran out (person or pull
 bot) by the timeout branch of ``games.referee.steps.advance``. A push bot's bank
 never pays for time the referee itself lost (a step recovered after a crash).
 """

@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from botapi import versions
 from botapi.models import Bot
+from botapi.selectors import versions
 from games.models import Game, Seat
 from ratings.models import Rating
 from ratings.scopes import global_scope

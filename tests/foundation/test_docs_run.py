@@ -61,7 +61,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from botapi import services
+from botapi.services import bots as services
 from games.referee import statecache
 from games.services import create_game
 from tests.factories import DEFAULT_PASSWORD, BotFactory, UserFactory

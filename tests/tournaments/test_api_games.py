@@ -13,7 +13,7 @@ import pytest
 from rest_framework.test import APIClient
 
 import engines
-from botapi.seating import no_such_bot
+from botapi.selectors.seating import no_such_bot
 from engines import CHANCE
 from games.models import Game, Move, Seat
 from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME

@@ -15,7 +15,7 @@ from django.test import Client
 
 import engines
 from botapi.models import Bot
-from botapi.seating import example_bots_username
+from botapi.selectors.seating import example_bots_username
 from games.models import Game
 from games.records.verification import verify_game
 from harbormaster.demo import EXAMPLE_BOTS, SUSPENDED_REASON, example_bots

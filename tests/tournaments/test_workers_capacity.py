@@ -1,4 +1,7 @@
-"""A bot's limit of games at once (``botapi.capacity``), the rule game scheduling applies."""
+"""A bot's limit of games at once, the rule game scheduling applies.
+
+The rule is ``botapi.selectors.capacity``'s.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,12 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from botapi.capacity import BotAtCapacity, bots_at_capacity, check_capacity, unfinished_games
+from botapi.selectors.capacity import (
+    BotAtCapacity,
+    bots_at_capacity,
+    check_capacity,
+    unfinished_games,
+)
 from games.models import Game
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, seat_bot
 

@@ -18,8 +18,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
-from botapi import services
 from botapi.models import Bot
+from botapi.services import bots as services
 from botapi.ssrf import EndpointRefused
 from tournaments.models import engine_choices
 from web.admin.games import NamesProtectedRecords

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
-from botapi import services
-from botapi.owner_log import ANY_FAULT, FAULT_KINDS, LogFilter, parse_cursor
+from botapi.selectors.owner_log import ANY_FAULT, FAULT_KINDS, LogFilter, parse_cursor
+from botapi.services import bots as services
 from botapi.ssrf import EndpointRefused
 
 

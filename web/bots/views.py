@@ -47,9 +47,10 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from botapi import owner_stats, services, versions
 from botapi.models import Bot
-from botapi.owner_log import log_marker, log_page
+from botapi.selectors import owner_stats, versions
+from botapi.selectors.owner_log import log_marker, log_page
+from botapi.services import bots as services
 from web.bots.forms import LogFilterForm, WebhookForm
 from web.cache import owner_page as owner_cache
 from web.cache import pagecache

@@ -14,7 +14,7 @@ such write replaces, at once and again after its commit:
 - a :class:`Bot` saved or deleted -- every change of its status (suspended by
   its owner or after faulty games, reactivated, disabled by the staff), its
   pings, its faulty-game count, its webhook, its owner, its name: each is a
-  ``save()`` (``botapi.services``, the admin; the project updates no bot with
+  ``save()`` (``botapi.services.bots``, the admin; the project updates no bot with
   ``QuerySet.update()``);
 - a :class:`BotAlert` saved or deleted (inserted by the alert task, then saved
   again with what became of the mail and the webhook);

@@ -94,7 +94,7 @@ def person(username: str) -> str:
 def bot(owner: str, name: str) -> str:
     """What a bot's page shows of its games, tallies and ratings.
 
-    Bumped for every version of the bot (``botapi.versions``) when any of them
+    Bumped for every version of the bot (``botapi.selectors.versions``) when any of them
     plays: the owner's page compares the versions' ratings and head-to-head.
     """
     return f"bot:{_part(owner)}/{_part(name)}"

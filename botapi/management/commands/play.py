@@ -1,4 +1,7 @@
-"""``manage.py play ENGINE BOT BOT [...]``: local games between bots (``botapi.local_games``)."""
+"""``manage.py play ENGINE BOT BOT [...]``: local games between bots.
+
+The games are played by ``botapi.services.local_games``.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from botapi import local_games as play
+from botapi.services import local_games as play
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from botapi.models import Bot
-from botapi.seating import example_bots_username
+from botapi.selectors.seating import example_bots_username
 from games.models import Game
 from ratings.models import Rating
 from ratings.scopes import league_scope

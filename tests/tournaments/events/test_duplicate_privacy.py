@@ -14,9 +14,9 @@ import pytest
 from django.test import Client
 
 import engines
-from botapi import notify
+from botapi.selectors.versions import head_to_head
+from botapi.services import notify
 from botapi.tasks import notify_bots
-from botapi.versions import head_to_head
 from games.models import Game, Move
 from games.records.verification import NotVerifiable, verify_game
 from games.referee import steps as referee

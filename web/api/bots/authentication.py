@@ -14,7 +14,7 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from botapi.services import bot_for_pull_token
+from botapi.services.bots import bot_for_pull_token
 
 KEYWORD = "Bot"
 

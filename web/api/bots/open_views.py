@@ -5,7 +5,7 @@ Anyone may read it, signed in or not. It holds the bots whose owners chose
 another owner's private bot is never in it, and asking for one by id answers
 404 exactly like a missing id. Each entry shows only
 :class:`web.api.bots.serializers.OpenBotSerializer`'s public fields. Which bots
-are open is decided in ``botapi.seating``, the same place that decides
+are open is decided in ``botapi.selectors.seating``, the same place that decides
 who may seat them.
 """
 
@@ -19,8 +19,8 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework import filters, mixins, viewsets
 from rest_framework.permissions import AllowAny
 
-from botapi import seating
 from botapi.models import Bot
+from botapi.selectors import seating
 from web.api.bots import serializers as s
 
 NOT_FOUND = OpenApiResponse(description="No such bot among the open ones.")

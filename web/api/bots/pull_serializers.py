@@ -11,7 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from botapi.pull import MAX_WAIT_SECONDS
+from botapi.services.pull import MAX_WAIT_SECONDS
 from web.api.bots.serializers import QuerySerializer
 from web.api.toolkit.fields import BoundedDictField, StrictIntegerField
 

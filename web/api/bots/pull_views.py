@@ -1,6 +1,6 @@
 """The pull API: a bot fetches its turns and posts its moves with its own token.
 
-Thin views over :mod:`botapi.pull`. Only ``Authorization: Bot <pull token>``
+Thin views over :mod:`botapi.services.pull`. Only ``Authorization: Bot <pull token>``
 is accepted here (a user's token does not make anyone a bot); the service
 checks the bot is active and in pull mode.
 
@@ -25,7 +25,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from botapi import pull, pullwait
+from botapi import pullwait
+from botapi.services import pull
 from web.api.bots import pull_serializers as s
 from web.api.bots.authentication import BotTokenAuthentication
 
@@ -33,7 +34,7 @@ REFUSED = OpenApiResponse(description='`{"detail", "code"}`: the code says why (
 
 
 class PullRefused(exceptions.APIException):
-    """A :class:`botapi.pull.PullError` as an API answer (status and code kept).
+    """A :class:`botapi.services.pull.PullError` as an API answer (status and code kept).
 
     ``wait`` becomes the ``Retry-After`` header (DRF's exception handler adds it).
     """

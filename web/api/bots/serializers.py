@@ -13,8 +13,9 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from botapi import seating, services, versions
 from botapi.models import MAX_CONCURRENT_GAMES_LIMIT, Bot, engine_slugs
+from botapi.selectors import seating, versions
+from botapi.services import bots as services
 from botapi.ssrf import EndpointRefused
 from games.models import Game, Move
 from web.api.bots import visibility

@@ -21,8 +21,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from botapi import services
 from botapi.models import Bot
+from botapi.services import bots as services
 from games.models import Game, Seat
 from games.selectors import spectator
 from web.api.bots import serializers as s

@@ -13,7 +13,7 @@ from rest_framework import serializers
 
 import engines
 from botapi.models import engine_slugs
-from botapi.seating import SeatRefused, seat_bot, seatable_bots_by_id
+from botapi.selectors.seating import SeatRefused, seat_bot, seatable_bots_by_id
 from games.models import Game
 from games.selectors.rating_rules import RatedRefused, decide_rated
 from web.api.bots.serializers import QuerySerializer, RefuseUnknownFieldsMixin
@@ -99,7 +99,7 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
     )
 
     def validate_seats(self, seats: list[dict[str, Any]]) -> list[Any]:
-        """Each seat's bot must be seatable by the caller (``botapi.seating``)."""
+        """Each seat's bot must be seatable by the caller (``botapi.selectors.seating``)."""
         engine = self.initial_data.get("engine") if isinstance(self.initial_data, dict) else None
         if engine not in engine_slugs():
             return seats  # the engine field reports the problem

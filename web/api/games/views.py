@@ -3,7 +3,7 @@ shown in ``games.selectors.spectator``, the audit in ``games.records.verificatio
 
 Reading a game is public (the same record the game page shows to anyone);
 creating one needs an authenticated user, who may seat their own bots, the
-example bots and other owners' bots open to challenges (``botapi.seating``;
+example bots and other owners' bots open to challenges (``botapi.selectors.seating``;
 a game with another owner's bot is an unrated challenge).
 """
 
@@ -22,7 +22,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from botapi.capacity import BotAtCapacity
+from botapi.selectors.capacity import BotAtCapacity
 from games.models import Game, Seat
 from games.records import export as game_export
 from games.records.verification import NotVerifiable, verify_game

@@ -3,7 +3,7 @@
 Validation errors keep DRF's form, which names each field (``{"name": ["..."]}``;
 errors about the request as a whole under ``non_field_errors``). Every other
 error is ``{"detail": "<what went wrong>", "code": "<stable code>"}``, e.g.
-``not_authenticated``, ``not_found`` or a :class:`botapi.services.BotConflict`
+``not_authenticated``, ``not_found`` or a :class:`botapi.services.bots.BotConflict`
 code such as ``has_games`` (409).
 
 Every answer under ``/api/`` has that shape, including those that never
@@ -32,7 +32,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from botapi.services import BotConflict
+from botapi.services.bots import BotConflict
 
 API_PREFIX = "/api/"
 request_logger = logging.getLogger("django.request")

@@ -51,9 +51,9 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from harbormaster_bot.server import SECRET_ENV
 
 import engines
-from botapi import services
 from botapi.client import CallResult, default_client
 from botapi.models import Bot
+from botapi.services import bots as services
 from botapi.ssrf import AddressPolicy
 from games.models import Game, Move
 from games.referee.steps import FORFEITED

@@ -42,12 +42,11 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from botapi import protocol
+from botapi.client import default_client
+from botapi.models import Bot, BotAlert
 from games.models import Game, Move, Seat
 from games.referee.decisions import FORFEITED
-
-from . import protocol
-from .client import default_client
-from .models import Bot, BotAlert
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +73,7 @@ def suspended(bot: Bot) -> None:
 
 
 def _queue(kind: str, *args: Any) -> None:
-    from .tasks import fault_alert, suspension_alert
+    from botapi.tasks import fault_alert, suspension_alert
 
     try:
         (fault_alert if kind == "fault" else suspension_alert).delay(*args)
@@ -233,7 +232,7 @@ def webhook_payload(bot: Bot, alert: BotAlert, now: datetime | None = None) -> d
 
 def _call_webhook(bot: Bot, alert: BotAlert) -> str:
     """POST the signed alert once; what happened, in words. Never raises."""
-    from .services import endpoint_policy
+    from botapi.services.bots import endpoint_policy
 
     try:
         result = default_client(endpoint_policy()).notify(

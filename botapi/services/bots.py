@@ -29,9 +29,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, ProtectedError, Q
 from django.utils import timezone
 
-from botapi import alerts
 from botapi.client import BotClient, CallResult, default_client
 from botapi.models import Bot, hash_pull_token
+from botapi.services import alerts
 from botapi.ssrf import AddressPolicy, check_endpoint
 from games import retirement
 from games.models import Competitor, Seat

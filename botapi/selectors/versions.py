@@ -17,11 +17,10 @@ from typing import Any
 
 from django.db.models import Count
 
+from botapi.models import Bot
 from games.models import Seat
 from games.selectors import spectator
 from ratings.models import Rating, RatingScope
-
-from .models import Bot
 
 
 class VersionRefused(ValueError):

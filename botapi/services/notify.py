@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 
+from botapi import protocol
+from botapi.client import default_client
+from botapi.models import Bot
+from botapi.services import bots as services
 from games.models import Game
 from games.selectors import spectator
-
-from . import protocol, services
-from .client import default_client
-from .models import Bot
 
 log = logging.getLogger(__name__)
 

@@ -30,11 +30,10 @@ from django.db.models import Aggregate, Count, FloatField, Q, QuerySet
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from botapi.models import Bot
+from botapi.selectors.owner_log import bot_moves
 from games.models import Move
 from games.referee.decisions import FORFEITED
-
-from .models import Bot
-from .owner_log import bot_moves
 
 WINDOW_DAYS = 30
 SQLITE_SAMPLE = 20_000

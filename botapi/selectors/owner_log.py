@@ -23,11 +23,10 @@ from typing import Any
 from django.db import connections
 from django.db.models import F, Q, QuerySet
 
+from botapi.client import Fault
+from botapi.models import Bot
 from games.models import Game, Move, Seat
 from games.referee.decisions import FORFEITED
-
-from .client import Fault
-from .models import Bot
 
 PAGE_SIZE = 50
 ANY_FAULT = "any"

@@ -46,10 +46,9 @@ from typing import Any
 
 from django.db.models import Count
 
-from botapi.seating import is_house_bot
+from botapi.models import Bot
+from botapi.selectors.seating import is_house_bot
 from games.models import Competitor, Game, Seat
-
-from .models import Bot
 
 UNFINISHED = (Game.Status.SCHEDULED, Game.Status.RUNNING)
 CASUAL, EVENT = Game.Purpose.CASUAL, Game.Purpose.EVENT
