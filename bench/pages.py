@@ -157,7 +157,7 @@ def generate(games: int) -> None:
     from engines import CHANCE
     from games.models import Competitor
     from people.models import Profile
-    from ratings.scopes import global_scope
+    from ratings.services.scopes import global_scope
 
     slugs = [engine.slug for engine in engines.all_engines()]
     rng = random.Random(17)

@@ -11,7 +11,7 @@ deterministic game log from scratch, keeping a dict of current ratings:
   (no conversion, no validation), i.e. what the package alone costs. Its time
   over the pure time is the share spent inside the package.
 
-- ``recompute``: ``ratings.recompute.recompute_scope`` through a real
+- ``recompute``: ``ratings.services.recompute.recompute_scope`` through a real
   database (``bench/ratings_db.py``): the log stored as finished games,
   then loaded, rated and bulk-written (COPY on PostgreSQL) per system.
 

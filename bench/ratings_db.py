@@ -1,7 +1,7 @@
 """The recompute measurement of ``bench.ratings``: the synthetic log through the database.
 
 Inserts the log once as real finished games (seats, outcomes; not timed), then
-times ``ratings.recompute.recompute_scope`` per system, wall-clock: loading the
+times ``ratings.services.recompute.recompute_scope`` per system, wall-clock: loading the
 games, rating them and bulk-writing every rating and change.
 
 By default it runs on a throw-away SQLite file so it never touches your data.
@@ -66,7 +66,7 @@ def _insert(log: Sequence[Any]) -> Any:
 
     from games.models import Competitor, Game, Outcome, Seat
     from ratings.models import Rating, RatingChange
-    from ratings.scopes import global_scope
+    from ratings.services.scopes import global_scope
 
     with transaction.atomic():
         RatingChange.objects.all().delete()
@@ -141,7 +141,7 @@ def measure_recompute(system: Any, log: Sequence[Any]) -> Any:
     global _ready_for, _scope
     from bench.ratings import Measurement
     from ratings.models import Rating
-    from ratings.recompute import recompute_scope
+    from ratings.services.recompute import recompute_scope
 
     if _ready_for != id(log):
         _scope = _insert(log)

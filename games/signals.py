@@ -2,7 +2,7 @@
 
 ``game_finished`` is sent by the referee's ``finish`` with ``game``, inside the
 transaction that saved its outcome: ratings apply the result
-(``ratings.services``), an event's round may end and an arena's entrants wait
+(``ratings.services.apply``), an event's round may end and an arena's entrants wait
 again (``tournaments.game_hooks``). Django's signals are synchronous, so their
 writes commit or roll back with the outcome: a finished game is rated exactly
 once. Receivers must not depend on one another's order.

@@ -10,8 +10,7 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.signals import game_finished, games_settled
-
-        from .services import on_game_finished, on_games_settled
+        from ratings.services.apply import on_game_finished, on_games_settled
 
         # In the finishing transaction: the result is rated once, or not at all with it.
         game_finished.connect(on_game_finished, dispatch_uid="ratings.apply")

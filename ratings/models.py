@@ -102,7 +102,7 @@ class RatingChange(models.Model):
     Every reference is ``PROTECT``: deleting the game, the competitor or the
     scope (or the league that owns it) would erase the change while the
     rating keeps its effect, so the database refuses. Only
-    ``ratings.recompute`` deletes changes, and it rebuilds the ratings with them.
+    ``ratings.services.recompute`` deletes changes, and it rebuilds the ratings with them.
     """
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="rating_changes")

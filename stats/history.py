@@ -20,11 +20,11 @@ The ladder's order is the id order, and that is the order the ratings were
 applied, (game ``finished_at``, game id), which the chart used to sort by
 with a join per change:
 
-- live, ``ratings.services.apply_game_result`` locks the competitor's rating
+- live, ``ratings.services.apply.apply_game_result`` locks the competitor's rating
   rows of the scope, then stamps the game's ``finished_at`` and inserts the
   changes, and holds the locks to commit: two games of one competitor in one
   scope get their ids and their ``finished_at`` in the same order;
-- ``ratings.recompute`` deletes a scope's changes of a system and writes them
+- ``ratings.services.recompute`` deletes a scope's changes of a system and writes them
   again in replay order (``finished_at``, game id; COPY and multi-row INSERT
   give ids in row order), holding the scope locked: a live game waits and
   comes after, with later ids and a later ``finished_at``.

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from botapi.models import Bot, BotAlert
 from ratings.models import Rating
-from ratings.scopes import global_scope
+from ratings.services.scopes import global_scope
 from tests.botapi.owner_fixtures import game_with_moves, set_created
 from tests.browser_site import artefacts, server, session_for, wait_for
 from tests.factories import BotFactory, UserFactory, finished_game

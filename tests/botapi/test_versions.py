@@ -11,7 +11,7 @@ from botapi.models import Bot
 from botapi.selectors import versions
 from games.models import Game, Seat
 from ratings.models import Rating
-from ratings.scopes import global_scope
+from ratings.services.scopes import global_scope
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 
 pytestmark = pytest.mark.django_db

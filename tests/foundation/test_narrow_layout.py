@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
 

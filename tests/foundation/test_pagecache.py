@@ -21,8 +21,8 @@ from rest_framework.authtoken.models import Token
 
 from games.models import Game, Seat
 from games.services import create_game
-from ratings.recompute import recompute_scope
-from ratings.scopes import global_scope
+from ratings.services.recompute import recompute_scope
+from ratings.services.scopes import global_scope
 from tests.factories import CompetitorFactory, GameFactory, UserFactory, finished_game
 from tests.tournaments.ladders import ladder
 from tests.tournaments.played import play_as_people
@@ -426,7 +426,7 @@ def public_pages(db) -> tuple[list[str], list]:
     the people most likely to be shown something of their own.
     """
     from people.services import ensure_person
-    from ratings.services import apply_game_result
+    from ratings.services.apply import apply_game_result
     from tests.factories import BotFactory, LeagueFactory
 
     person = ensure_person(UserFactory(username="pat-pc", password=None))

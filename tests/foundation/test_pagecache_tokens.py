@@ -23,9 +23,9 @@ from games.models import Game
 from games.referee import steps as referee
 from people.services import ensure_person
 from ratings.models import RatingChange
-from ratings.recompute import recompute_scope
-from ratings.scopes import global_scope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
+from ratings.services.recompute import recompute_scope
+from ratings.services.scopes import global_scope
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 from tests.tournaments.events.test_duplicate_privacy import play_to_the_end
 from tests.tournaments.played import played_game

@@ -11,7 +11,7 @@ from rest_framework.authtoken.models import Token
 
 from people import selectors, services
 from ratings.models import Rating
-from ratings.scopes import global_scope, league_scope
+from ratings.services.scopes import global_scope, league_scope
 from tests.factories import BotFactory, CompetitorFactory, LeagueFactory, UserFactory, finished_game
 from tournaments.models import League
 

@@ -1,7 +1,7 @@
 """The bulk recompute: same ratings as the live path, still exactly once, on both databases.
 
 PostgreSQL writes through COPY, SQLite through batched multi-row INSERTs
-(``ratings.bulk``); each test that writes checks which path it went through,
+(``ratings.services.bulk``); each test that writes checks which path it went through,
 so running this file on both databases covers both.
 """
 
@@ -16,10 +16,10 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from games.models import Game, Seat
-from ratings import bulk
 from ratings.models import Rating, RatingChange, RatingScope
-from ratings.recompute import CHANGE_FIELDS, recompute_scope
-from ratings.services import apply_game_result
+from ratings.services import bulk
+from ratings.services.apply import apply_game_result
+from ratings.services.recompute import CHANGE_FIELDS, recompute_scope
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game
 
 from .test_services import _snapshot

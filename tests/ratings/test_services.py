@@ -11,7 +11,7 @@ from django.db import connection
 
 from games.selectors.ranks import final_ranks
 from ratings.models import Rating, RatingChange, RatingScope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.models import Competitor, Game, Seat
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, finished_game
 from tournaments.models import Round, Table, Tournament
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from people.services import ensure_person
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.browser_site import artefacts, server, wait_for
 from tests.factories import UserFactory, finished_game
 from tests.tournaments.boards.webdriver import ELEMENT, MISSING, Browser

@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from people import services as people
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 from tournaments.models import Tournament
 

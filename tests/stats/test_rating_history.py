@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from games.models import Competitor, Game, Outcome
 from ratings.models import Rating, RatingChange
-from ratings.recompute import recompute_scope
-from ratings.scopes import global_scope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
+from ratings.services.recompute import recompute_scope
+from ratings.services.scopes import global_scope
 from stats import competitor as stats
 from stats import history
 from stats.tallies import settle

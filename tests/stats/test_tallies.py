@@ -21,8 +21,8 @@ from games.referee import steps as referee
 from games.services import create_game
 from games.signals import games_settled
 from ratings.models import RatingScope
-from ratings.recompute import recompute_scope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
+from ratings.services.recompute import recompute_scope
 from stats import competitor as stats
 from stats.models import CountedGame, OpponentTally, SeatTally
 from stats.tallies import rebuild, settle

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from games.models import Competitor
 from ratings.models import Rating
-from ratings.scopes import global_scope
+from ratings.services.scopes import global_scope
 
 
 def ladder(

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Move
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, UserFactory, finished_game
 from tournaments.models import Tournament
 

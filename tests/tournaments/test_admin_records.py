@@ -19,7 +19,7 @@ from django.urls import reverse
 from botapi.models import Bot
 from games.models import Competitor, Game, Move, Outcome, Seat
 from ratings.models import Rating, RatingChange, RatingScope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import BotFactory, LeagueFactory, UserFactory
 from tests.tournaments.played import played_game
 from tournaments.models import League, Tournament

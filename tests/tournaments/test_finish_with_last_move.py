@@ -18,7 +18,7 @@ import random
 import pytest
 
 import engines
-import ratings.services
+import ratings.services.apply
 from engines import CHANCE
 from games.models import Game, Move, Outcome
 from games.referee import steps as referee
@@ -61,7 +61,7 @@ def test_a_finish_that_fails_leaves_the_last_move_unlogged(slug, monkeypatch) ->
         tried.append(game.pk)
         raise RuntimeError("injected: the ratings could not be applied")
 
-    monkeypatch.setattr(ratings.services, "apply_game_result", broken)
+    monkeypatch.setattr(ratings.services.apply, "apply_game_result", broken)
     # A person's move that ends the game raises to its sender; a chance move that ends it
     # fails inside the referee's step, which counts the failure (``step_failures``) instead.
     try:

@@ -15,7 +15,7 @@ from django.test import Client
 
 from games.models import Competitor
 from ratings.models import Rating
-from ratings.scopes import global_scope, league_scope
+from ratings.services.scopes import global_scope, league_scope
 from tests.factories import LeagueFactory
 from tests.tournaments.ladders import ladder
 from web.leaderboards import ranking as leaderboards

@@ -12,7 +12,7 @@ from django.template import Context, Template
 
 from games.models import Competitor
 from ratings.models import Rating
-from ratings.scopes import global_scope
+from ratings.services.scopes import global_scope
 from tests.tournaments.ladders import ladder
 from web.leaderboards import pages as ladder_pages
 

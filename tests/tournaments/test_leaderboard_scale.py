@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Competitor
 from ratings.models import Rating
-from ratings.scopes import global_scope
+from ratings.services.scopes import global_scope
 from tests.factories import CompetitorFactory
 from tests.tournaments.ladders import ladder
 from web.leaderboards import ranking as leaderboards
@@ -152,7 +152,7 @@ def test_the_overview_reads_one_query_per_engine_whatever_the_size(client: Clien
 
 
 def test_a_league_leaderboard_pages_too(client: Client) -> None:
-    from ratings.scopes import league_scope
+    from ratings.services.scopes import league_scope
     from tests.factories import LeagueFactory
 
     league = LeagueFactory(slug="harbour")

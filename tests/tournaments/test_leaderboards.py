@@ -15,7 +15,7 @@ from django.test import Client
 
 from games.models import Competitor
 from ratings.models import Rating, RatingScope
-from ratings.scopes import global_scope, league_scope, systems_config
+from ratings.services.scopes import global_scope, league_scope, systems_config
 from tests.factories import LeagueFactory
 from tests.tournaments.ladders import ladder
 from tournaments.models import League

@@ -60,7 +60,7 @@ def test_a_field_reading_another_key_is_refused() -> None:
 
 
 def test_the_leaderboard_rows_are_what_the_serializer_wrote() -> None:
-    from ratings.scopes import global_scope
+    from ratings.services.scopes import global_scope
     from tests.tournaments.ladders import ladder
     from web.api.games.leaderboards import LeaderboardRowSerializer
     from web.leaderboards import export as leaderboard_export

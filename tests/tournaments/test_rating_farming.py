@@ -18,7 +18,7 @@ from games.models import Game
 from games.selectors.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from games.services import GameSetupError, create_game
 from ratings.models import Rating
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.game_requests import body, client_of, db_snapshot
 from tests.tournaments.played import played_game

@@ -8,8 +8,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from ratings.models import RatingScope
-from ratings.recompute import recompute_scope
-from ratings.scopes import check_library_versions
+from ratings.services.recompute import recompute_scope
+from ratings.services.scopes import check_library_versions
 from ratings.systems import SYSTEMS
 
 

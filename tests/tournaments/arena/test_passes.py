@@ -11,7 +11,7 @@ from botapi.models import Bot
 from botapi.selectors.seating import example_bots_username
 from games.models import Game
 from ratings.models import Rating
-from ratings.scopes import league_scope
+from ratings.services.scopes import league_scope
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, seat_bot
 from tournaments import arena
 from tournaments.models import ArenaEntry, League, Tournament

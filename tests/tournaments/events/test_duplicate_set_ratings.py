@@ -23,11 +23,11 @@ from django.test import Client
 from games.models import Game
 from games.referee import step_failures
 from games.referee import steps as referee
-from ratings import services
 from ratings.models import Rating, RatingChange
-from ratings.recompute import recompute_scope
-from ratings.scopes import global_scope
-from ratings.services import apply_game_result
+from ratings.services import apply as services
+from ratings.services.apply import apply_game_result
+from ratings.services.recompute import recompute_scope
+from ratings.services.scopes import global_scope
 from stats import competitor as stats
 from tests.factories import finished_game
 from tests.ratings.test_services import _snapshot

@@ -8,7 +8,7 @@ from botapi.models import Bot
 from games.models import Game
 from games.services import create_game
 from ratings.models import Rating
-from ratings.scopes import league_scope
+from ratings.services.scopes import league_scope
 from tests.factories import LeagueFactory, UserFactory
 from tournaments import events
 from tournaments.events import EventError, seeds

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.models import Game
 from games.referee import steps as referee
 from games.tasks import recover_stalled
-from ratings.scopes import global_scope
+from ratings.services.scopes import global_scope
 from tournaments import events
 from tournaments.events import rounds, seeds
 from tournaments.models import Entrant, Round, Table, Tournament

@@ -14,7 +14,7 @@ from django.db.models import Q
 from games.models import Game, Seat
 from games.selectors import listings, spectator
 from ratings.models import RatingChange, RatingScope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.played import played_game
 from web.games import page_reads as game_page_reads

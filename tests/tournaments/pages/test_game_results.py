@@ -1,7 +1,7 @@
 """The game page's results table: ranks, scores and the rating change the game caused.
 
 Games are played with ``played_game`` (a real move log and outcome) and rated
-through ``ratings.services.apply_game_result``, the referee's own path, so the
+through ``ratings.services.apply.apply_game_result``, the referee's own path, so the
 ``RatingChange`` rows are the ledger's. The table must show exactly those rows,
 in one query whatever the number of seats, and nothing of them (nor the seed,
 nor the record's link) before the record is public.
@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from games.models import Game, Seat
 from games.selectors import listings, spectator
 from ratings.models import RatingChange, RatingScope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from ratings.systems import get_system
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.played import played_game

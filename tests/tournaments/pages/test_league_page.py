@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from ratings.models import Rating, RatingScope
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import LeagueFactory, finished_game
 from tests.tournaments.pages.builders import make_event
 from tests.tournaments.pages.test_tournament_pages import page, text

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import LeagueFactory, UserFactory
 from tests.foundation.test_narrow_layout import CHROMIUM, layout
 from tests.tournaments.pages.builders import make_event, withdraw

@@ -18,7 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from ratings.services import apply_game_result
+from ratings.services.apply import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game
 from tests.tournaments.pages.builders import make_event, withdraw
 from tournaments.events import standings_table as event_standings

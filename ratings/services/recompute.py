@@ -2,7 +2,7 @@
 
 The whole scope is computed in memory with the same :mod:`ratings.ledger`
 functions live application uses, in the same (finish) order, then written in
-bulk (:mod:`ratings.bulk`: COPY on PostgreSQL) in one transaction: readers see
+bulk (:mod:`ratings.services.bulk`: COPY on PostgreSQL) in one transaction: readers see
 the old ratings or the new ones, never a mix.
 
 Exactly-once against live play: the transaction first locks the scope row
@@ -23,12 +23,12 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Seat
-
-from . import bulk, ledger, signals
-from .models import Rating, RatingChange, RatingScope
-from .results import rated_seats
-from .scopes import games_of
-from .systems import get_system
+from ratings import ledger, signals
+from ratings.models import Rating, RatingChange, RatingScope
+from ratings.results import rated_seats
+from ratings.services import bulk
+from ratings.services.scopes import games_of
+from ratings.systems import get_system
 
 CHANGE_FIELDS = (
     "game", "competitor", "scope", "system", "rank",

@@ -37,12 +37,11 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Game
-
-from . import ledger, signals
-from .models import Rating, RatingChange, RatingScope
-from .results import rated_seats
-from .scopes import lock_for_apply, scopes_for
-from .systems import get_system
+from ratings import ledger, signals
+from ratings.models import Rating, RatingChange, RatingScope
+from ratings.results import rated_seats
+from ratings.services.scopes import lock_for_apply, scopes_for
+from ratings.systems import get_system
 
 log = logging.getLogger(__name__)
 

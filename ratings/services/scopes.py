@@ -9,9 +9,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, OuterRef
 
 from games.models import Game
-
-from .models import RatingScope
-from .systems import SYSTEMS, get_system
+from ratings.models import RatingScope
+from ratings.systems import SYSTEMS, get_system
 
 DEFAULT_SYSTEMS = ("elo", "trueskill", "openskill")
 
@@ -73,7 +72,7 @@ def lock_for_apply(scopes: list[RatingScope]) -> None:
     ``FOR KEY SHARE``, in primary-key order: live applications never wait for
     one another here (they serialise on rating rows instead), but each waits
     for a recompute of the scope, which holds it ``FOR UPDATE`` while it
-    rebuilds (``ratings.recompute``). SQLite has no row locks; its single
+    rebuilds (``ratings.services.recompute``). SQLite has no row locks; its single
     writer already keeps a recompute and an application apart.
     """
     if connection.vendor != "postgresql" or not scopes:
