@@ -7,7 +7,7 @@ Generates, once, two PostgreSQL databases by bulk inserts — ``hm_bench_pages``
 (100,000 finished games) and ``hm_bench_pages_small`` (10,000), each with 1,000
 competitors, three seats, an outcome and four moves per game, a rating row per
 competitor, engine ladder and system (elo, trueskill, openskill) and a rating
-change per seat and system, the competitor pages' tallies (``stats.tallies.rebuild``),
+change per seat and system, the competitor pages' tallies (``stats.services.rebuild``),
 plus five long Grog Island games (~1,000+ plies,
 played with random legal moves) for the long game page. A database already
 holding the asked size is reused; ``--regenerate`` rebuilds it.
@@ -294,7 +294,7 @@ def generate(games: int) -> None:
                 f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                 f"(SELECT max(id) FROM {table}))"
             )
-    from stats.tallies import rebuild
+    from stats.services import rebuild
 
     rebuild()  # the competitor pages' tallies, as manage.py build_competitor_stats does
     with connection.cursor() as cursor:

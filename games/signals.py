@@ -10,7 +10,7 @@ once. Receivers must not depend on one another's order.
 ``games_settled`` is sent inside the transaction that finished or aborted
 games (``referee.finish``, ``events.lifecycle.abort_unfinished_games``), with
 ``game_ids``: what derives from public results (the competitor statistics of
-``stats.tallies``) is updated in that same transaction, so it commits or rolls
+``stats.services``) is updated in that same transaction, so it commits or rolls
 back with the result, and the page cache's tokens of those games, their sets,
 engines and competitors are bumped after its commit (``web.cache.bumps``,
 connected in ``web.cache.invalidation``). A finished game may become

@@ -125,7 +125,7 @@ class RatingChange(models.Model):
                 fields=["game", "competitor", "scope", "system"], name="one_change_per_game"
             ),
         ]
-        # A competitor page's rating chart (``stats.history``): the latest changes of one
+        # A competitor page's rating chart (``stats.selectors.history``): the latest changes of one
         # competitor in one scope and system, in the order they were applied (id order, see
         # there), found by walking this index backwards from its end.
         indexes = [

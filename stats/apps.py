@@ -20,8 +20,7 @@ class StatsConfig(AppConfig):
 
         from games.models import Outcome
         from games.signals import games_settled
+        from stats.services import on_games_settled, on_outcome_saved
 
-        from .tallies import on_games_settled, on_outcome_saved
-
-        games_settled.connect(on_games_settled, dispatch_uid="stats.tallies")
-        post_save.connect(on_outcome_saved, sender=Outcome, dispatch_uid="stats.tallies.outcome")
+        games_settled.connect(on_games_settled, dispatch_uid="stats.services")
+        post_save.connect(on_outcome_saved, sender=Outcome, dispatch_uid="stats.services.outcome")

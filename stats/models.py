@@ -1,10 +1,10 @@
 """Per-competitor tallies of counted games, kept so a competitor page reads a few rows, not history.
 
-A game is *counted* (``stats.competitor.counted``) once it is public in full and
+A game is *counted* (``stats.selectors.competitor.counted``) once it is public in full and
 listed; from then on its outcome never changes (finished games are never
 edited, a duplicate set once over stays over). So each counted game is added
 to the tallies exactly once, in the transaction that made it public
-(``stats.tallies.settle``), and marked by a :class:`CountedGame` row: a game
+(``stats.services.settle``), and marked by a :class:`CountedGame` row: a game
 with a mark is in the tallies, one without is not. Sums and counts are kept
 rather than averages, so adding a game is an increment, and an average is
 ``sum / count`` over exactly the rows the old aggregate queries averaged.

@@ -20,7 +20,7 @@ still at that deal, among others), so nothing is applied. The finish or abort
 that closes the set applies every finished game of it, in finish order then
 id, each stamped as it is applied (strictly later than the one before), so
 the same ``finished_at`` order still replays it (decision record 0026). The
-set's table row is locked first, as ``stats.tallies`` does: of two games of a
+set's table row is locked first, as ``stats.services`` does: of two games of a
 set finishing at once, the second sees the first finished, so the set is
 never left closed and unrated.
 """

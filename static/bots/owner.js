@@ -1,5 +1,5 @@
 // The bot owner's chart (templates/botapi/owner_log.html): latency p50/p95 and fault rate per day.
-// Data: the JSON in #owner-chart-data (botapi.owner_stats.chart_data), drawn with the vendored uPlot.
+// Data: the JSON in #owner-chart-data (botapi.selectors.owner_stats.chart_data), drawn with the vendored uPlot.
 (function () {
   "use strict";
   var holder = document.getElementById("owner-chart");

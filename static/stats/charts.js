@@ -1,7 +1,7 @@
 /* Rating history charts of the competitor pages, drawn with uPlot (static/vendor/uplot).
  *
  * The data are embedded in the page (json_script "rating-history-data", from
- * stats.competitor.LadderHistory.as_chart): per rating scope, the game numbers
+ * stats.selectors.competitor.LadderHistory.as_chart): per rating scope, the game numbers
  * (x), the game ids and the days they finished, and per system the rating
  * after each game and, for TrueSkill and OpenSkill, the leaderboard's score
  * mu - 3 sigma (null where a system has no point for a game). One chart per

@@ -13,7 +13,7 @@ def build_tallies(apps, schema_editor):
     Game = apps.get_model("tournaments", "Game")
     if not Game.objects.filter(status="finished").exists():
         return
-    from stats.tallies import rebuild
+    from stats.services import rebuild
 
     rebuild()
 

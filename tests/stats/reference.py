@@ -1,7 +1,7 @@
 """The aggregate queries the competitor page ran before the tallies: the tallies' test oracle.
 
-Each reads every counted game of the competitor (``stats.competitor.counted``)
-and computes the section in SQL; ``stats.tallies`` must give the same rows
+Each reads every counted game of the competitor (``stats.selectors.competitor.counted``)
+and computes the section in SQL; ``stats.services`` must give the same rows
 (``tests/stats/test_tallies.py``).
 """
 
@@ -13,7 +13,7 @@ from django.db.models.lookups import Exact, GreaterThan, LessThan
 from games.models import Competitor, Seat
 from games.selectors import listings
 from ratings.models import RatingChange
-from stats.competitor import OPPONENTS, HeadToHead, SeatResults, counted
+from stats.selectors.competitor import OPPONENTS, HeadToHead, SeatResults, counted
 from stats.sql import JsonArrayItem
 
 MY_RANK = JsonArrayItem("game__outcome__ranks", "position")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ratings.models import RatingChange
-from stats import competitor as stats
-from stats.filters import GameFilters
+from stats.selectors import competitor as stats
+from stats.selectors.filters import GameFilters
 
 pytestmark = pytest.mark.django_db
 

@@ -119,7 +119,7 @@ def test_csv_writes_formulas_as_text(api) -> None:
 
 
 def test_csv_reads_in_chunks(api, monkeypatch) -> None:
-    from stats import export
+    from stats.selectors import export
 
     monkeypatch.setattr(export, "CHUNK", 2)
     me, other = CompetitorFactory(), CompetitorFactory()

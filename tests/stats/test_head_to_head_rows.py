@@ -7,7 +7,7 @@ import itertools
 import pytest
 from django.template import Context, Template
 
-from stats.competitor import HeadToHead
+from stats.selectors.competitor import HeadToHead
 
 LOOP = (
     "{% load event_names stats_tags %}"
@@ -17,7 +17,7 @@ LOOP = (
     '{{ row.opponent|breakable }}</a> <span class="muted wide-only">({{ row.kind }})</span>'
     '<span class="narrow-only muted small"><br>{{ row.engine_name }}</span></td>\n'
     '      <td class="wide-only">{{ row.engine_name }}</td>\n'
-    '      <td class="num"><a href="?{{ stats.filters|games_against:row }}#games" '
+    '      <td class="num"><a href="?{{ stats.selectors.filters|games_against:row }}#games" '
     'title="these games">{{ row.games }}</a></td>\n'
     '      <td class="num">{{ row.ahead }} · {{ row.level }} · {{ row.behind }}</td>\n'
     '      <td class="num">{{ row.my_average_rank|floatformat:2 }} <span class="muted">'
@@ -57,7 +57,7 @@ def rows() -> list[HeadToHead]:
 def test_the_tag_writes_what_the_loop_wrote(settings, language: str) -> None:
     from django.utils import translation
 
-    from stats.filters import GameFilters
+    from stats.selectors.filters import GameFilters
 
     context = {"stats": {"head_to_head": rows(), "filters": GameFilters()}}
     with translation.override(language):

@@ -11,7 +11,7 @@ from django.test import Client
 from botapi.models import Bot
 from people import services as people
 from ratings.models import RatingChange
-from stats import competitor as stats
+from stats.selectors import competitor as stats
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 
 pytestmark = pytest.mark.django_db

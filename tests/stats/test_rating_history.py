@@ -1,4 +1,6 @@
-"""The rating chart reads the latest points of each ladder, not the history (``stats.history``).
+"""The rating chart reads the latest points of each ladder, not the history.
+
+``stats.selectors.history`` reads them.
 
 The same query and the same rows read for 8 games as for 30 (a window of 5
 points, rows counted as the query returns them); each point numbered by its
@@ -22,9 +24,9 @@ from ratings.models import Rating, RatingChange
 from ratings.services.apply import apply_game_result
 from ratings.services.recompute import recompute_scope
 from ratings.services.scopes import global_scope
-from stats import competitor as stats
-from stats import history
-from stats.tallies import settle
+from stats.selectors import competitor as stats
+from stats.selectors import history
+from stats.services import settle
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 
 from .fixtures import World

@@ -13,8 +13,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from stats.competitor import SeatResults
-from stats.pages import LatestRating
+from stats.selectors.competitor import SeatResults
+from stats.selectors.pages import LatestRating
 
 SEAT_LOOP = (
     "  {% for row in seats %}\n"

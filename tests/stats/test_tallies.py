@@ -23,9 +23,9 @@ from games.signals import games_settled
 from ratings.models import RatingScope
 from ratings.services.apply import apply_game_result
 from ratings.services.recompute import recompute_scope
-from stats import competitor as stats
 from stats.models import CountedGame, OpponentTally, SeatTally
-from stats.tallies import rebuild, settle
+from stats.selectors import competitor as stats
+from stats.services import rebuild, settle
 from tests.factories import CompetitorFactory, finished_game
 from tests.tournaments.played import play_as_people
 from tournaments.events.lifecycle import abort_unfinished_games

@@ -16,8 +16,8 @@ from django.utils import timezone, translation
 
 from games.models import Game, Seat
 from games.selectors import listings
-from stats.competitor import game_rows, games_of
-from stats.filters import GameFilters
+from stats.selectors.competitor import game_rows, games_of
+from stats.selectors.filters import GameFilters
 from tests.factories import CompetitorFactory, GameFactory, finished_game
 from tournaments.models import Tournament
 

@@ -103,7 +103,7 @@ MAX_STREAMED_BYTES = 4 * 1024 * 1024
 QUERY_PARAMETERS = frozenset(
     {
         # Pages: a game's ``plies``; the lists' ``before`` cursor; ladders' and boards'
-        # ``system``/``by``, ``kind``, ``page``; a competitor's filters (stats.filters).
+        # ``system``/``by``, ``kind``, ``page``; a competitor's filters (stats.selectors.filters).
         "plies", "before", "system", "by", "kind", "page",
         "engine", "tournament", "opponent", "rated",
         # The API's lists: their filters (``status``), DRF's format override and

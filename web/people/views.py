@@ -21,7 +21,7 @@ from rest_framework.authtoken.models import Token
 from games.models import Competitor
 from games.selectors import cursor as game_cursor
 from people import selectors, services
-from stats.pages import competitor_sections
+from stats.selectors.pages import competitor_sections
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
 from web.http import login_throttle

@@ -1,6 +1,6 @@
 """The bot's public page, and the one address that leads to any competitor's page.
 
-Only gathering and rendering: the numbers come from :mod:`stats.pages`. The
+Only gathering and rendering: the numbers come from :mod:`stats.selectors.pages`. The
 bot page shows a bot's public fields only (name, owner, engines, description,
 status, visibility); its endpoint, secret, pull token, health and status
 reason are its owner's business (the bot API), never shown here.
@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET
 from botapi.models import Bot
 from games.models import Competitor
 from games.selectors import listings
-from stats.pages import competitor_sections
+from stats.selectors.pages import competitor_sections
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
 

@@ -10,9 +10,9 @@ from urllib.parse import quote_plus
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from stats.competitor import CompetitorGame, HeadToHead, SeatResults
-from stats.filters import GameFilters
-from stats.pages import LatestRating
+from stats.selectors.competitor import CompetitorGame, HeadToHead, SeatResults
+from stats.selectors.filters import GameFilters
+from stats.selectors.pages import LatestRating
 from web.id_paths import id_paths
 from web.numbers import decimal_separator, fixed
 from web.templatetags import game_rows
@@ -44,7 +44,7 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
     """The head-to-head table's rows, the markup the template loop wrote.
 
     In Python because it is the competitor page's bulk (up to
-    ``stats.competitor.OPPONENTS`` rows): through ``{% for %}`` their lookups,
+    ``stats.selectors.competitor.OPPONENTS`` rows): through ``{% for %}`` their lookups,
     escaping and number formatting per cell were the largest part of a cold
     render under cProfile (10-15% of the page measured, within the noise).
     Numbers are written by :func:`web.numbers.fixed` (the text of
@@ -89,7 +89,7 @@ def head_to_head_rows(rows: Iterable[HeadToHead]) -> SafeString:
 def options(choices: Iterable[tuple[Any, Any]], chosen: Any) -> SafeString:
     """A filter's ``<option>`` per (value, label), ``selected`` where the value is ``chosen``.
 
-    In Python because the opponent filter lists up to ``stats.competitor.OPPONENTS``
+    In Python because the opponent filter lists up to ``stats.selectors.competitor.OPPONENTS``
     names: through ``{% for %}`` with an ``{% if %}`` per option it was the
     largest loop left in a cold competitor page (cProfile). The markup the loop
     wrote (``tests/stats/test_head_to_head_rows.py`` compares them).

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from stats.models import CountedGame, OpponentTally, SeatTally
-from stats.tallies import rebuild
+from stats.services import rebuild
 
 
 class Command(BaseCommand):

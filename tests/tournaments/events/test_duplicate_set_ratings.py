@@ -28,7 +28,7 @@ from ratings.services import apply as services
 from ratings.services.apply import apply_game_result
 from ratings.services.recompute import recompute_scope
 from ratings.services.scopes import global_scope
-from stats import competitor as stats
+from stats.selectors import competitor as stats
 from tests.factories import finished_game
 from tests.ratings.test_services import _snapshot
 from tests.stats.test_pages import chart_blob

@@ -3,7 +3,7 @@
 Public, like the competitor pages: the same games (listed ones, newest first)
 under the same filters, results only once a game is public in full. JSON is
 paginated like every list; ``?format=csv`` (or ``Accept: text/csv``) streams
-every matching game (:mod:`stats.export`). Errors are JSON ``{detail, code}``
+every matching game (:mod:`stats.selectors.export`). Errors are JSON ``{detail, code}``
 or field errors whatever format was asked.
 """
 
@@ -24,9 +24,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.models import Competitor, Game
-from stats import competitor as stats
-from stats import export
-from stats.filters import GameFilters
+from stats.selectors import competitor as stats
+from stats.selectors import export
+from stats.selectors.filters import GameFilters
 from web.api.bots.serializers import QuerySerializer
 from web.api.games.serializers import MAX_ID, EngineField, PublicSeatSerializer
 

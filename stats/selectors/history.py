@@ -31,7 +31,7 @@ with a join per change:
 
 Every change is returned, marked or not, with the rating row's ``games``:
 the caller numbers them from the last (``games``) down and draws only the
-marked ones (``stats.competitor.rating_history``).
+marked ones (``stats.selectors.competitor.rating_history``).
 """
 
 from __future__ import annotations
@@ -45,9 +45,8 @@ from django.utils import timezone
 from common.sql_tables import quoted_tables
 from games.models import Game
 from ratings.models import Rating, RatingChange, RatingScope
+from stats.models import CountedGame
 from tournaments.models import League
-
-from .models import CountedGame
 
 
 class ChangeRow(NamedTuple):

@@ -1,7 +1,7 @@
 """What the competitor sections of a page show, gathered once for the bot page and the person page.
 
 Both pages render ``templates/stats/_competitor.html`` with a
-:class:`CompetitorSections`; the numbers come from :mod:`stats.competitor`.
+:class:`CompetitorSections`; the numbers come from :mod:`stats.selectors.competitor`.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from django.http import QueryDict
 from django.urls import reverse
 
 from games.models import Competitor
-
-from . import competitor as stats
-from .filters import GameFilters, from_page
+from stats.selectors import competitor as stats
+from stats.selectors.filters import GameFilters, from_page
 
 
 @dataclass(frozen=True)
@@ -81,7 +80,7 @@ class CompetitorSections:
 
 
 def competitor_sections(competitor: Competitor, params: QueryDict) -> CompetitorSections:
-    """Everything the sections show; a fixed number of queries (see ``stats.competitor``)."""
+    """Everything the sections show; a fixed number of queries (see ``competitor``)."""
     parsed = from_page(params)
     rivals = stats.head_to_head(competitor)
     opponents = sorted({(row.opponent_id, row.opponent) for row in rivals}, key=lambda o: o[1])

@@ -15,9 +15,8 @@ from typing import Any
 from common import csv_text
 from common.csv_text import spreadsheet_safe
 from games.models import Competitor
-
-from . import competitor as stats
-from .filters import GameFilters
+from stats.selectors import competitor as stats
+from stats.selectors.filters import GameFilters
 
 CHUNK = 500
 CSV_COLUMNS = (

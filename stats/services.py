@@ -26,10 +26,9 @@ from django.db import connection, transaction
 from django.db.models import Exists, OuterRef, Q
 
 from games.models import Game, Outcome, Seat
+from stats.models import OPPONENT_SUMS, SEAT_SUMS, CountedGame, OpponentTally, SeatTally
+from stats.selectors.competitor import counted
 from tournaments.models import Table
-
-from .competitor import counted
-from .models import OPPONENT_SUMS, SEAT_SUMS, CountedGame, OpponentTally, SeatTally
 
 
 def on_games_settled(sender: Any, game_ids: Sequence[int], **kwargs: Any) -> None:

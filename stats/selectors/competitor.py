@@ -8,7 +8,7 @@ and a page reads a fixed number of queries
 (``tests/stats/test_queries.py`` counts them at two data sizes).
 
 Results by seat and head to head are read from per-competitor tallies
-(``stats.models``, kept by ``stats.tallies`` as games become counted), a few
+(``stats.models``, kept by ``stats.services`` as games become counted), a few
 rows per engine and opponent instead of every game; the aggregate queries they
 replaced are kept in ``tests/stats/reference.py``, the oracle the tallies are
 tested against.
@@ -29,10 +29,9 @@ from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from games.models import Competitor, Game, Seat
 from games.selectors import listings, spectator
 from ratings.models import RatingScope
-
-from . import history
-from .filters import GameFilters
-from .models import OPPONENT_SUMS, OpponentTally, SeatTally
+from stats.models import OPPONENT_SUMS, OpponentTally, SeatTally
+from stats.selectors import history
+from stats.selectors.filters import GameFilters
 
 HISTORY_POINTS = 500
 """The latest this many rated games per ladder and system are drawn.
@@ -163,10 +162,10 @@ def rating_history(competitor: Competitor, limit: int | None = None) -> list[Lad
 
     ``limit`` defaults to :data:`HISTORY_POINTS`.
 
-    One query (:func:`stats.history.latest_changes`), about ``limit`` rows per
+    One query (:func:`stats.selectors.history.latest_changes`), about ``limit`` rows per
     scope and system however long the history. Counted games are those with a
     :class:`~stats.models.CountedGame` mark (the same set as :func:`counted`,
-    kept by ``stats.tallies``).
+    kept by ``stats.services``).
 
     ``number`` is the game's place among the competitor's rated games in that
     scope (1 = first): the ladder's last change is ``Rating.games`` (what the
