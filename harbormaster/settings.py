@@ -155,7 +155,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 15.0,
         "options": {"expires": 14.0},
     },
-    # Seats the free entrants of every league arena at new games (tournaments.arena).
+    # Seats the free entrants of every league arena at new games (tournaments.events.arena).
     "arena-pass": {
         "task": "tournaments.arena_pass",
         "schedule": 5.0,

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Game
-from tournaments import arena, events
+from tournaments import events
+from tournaments.events import arena
 
 
 def on_game_finished(sender: Any, game: Game, **kwargs: Any) -> None:

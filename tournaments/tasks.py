@@ -44,11 +44,11 @@ def schedule_due_rounds() -> int:
 
 @shared_task(name="tournaments.arena_pass", acks_late=True, ignore_result=True)
 def arena_pass() -> int:
-    """Seat the free entrants of every league whose arena is on (``tournaments.arena``).
+    """Seat the free entrants of every league whose arena is on (``tournaments.events.arena``).
 
     Beat runs it every few seconds; a pass that runs twice or late is
     harmless: each pass locks its league and seats only who is still free.
     """
-    from tournaments import arena
+    from tournaments.events import arena
 
     return arena.run_passes()

@@ -1,7 +1,7 @@
 """Arena matchmaking: which free entrants of a league sit down together now.
 
 A league's arena has no rounds: every few seconds Celery beat runs a pass
-(``tournaments.arena``) that hands the entrants free to play to :func:`match`
+(``tournaments.events.arena``) that hands the entrants free to play to :func:`match`
 and starts a game per table it returns. The rule, in order:
 
 1. **Who seeds a table.** Candidates are taken in priority order: the

@@ -1,8 +1,8 @@
 """Server-rendered pages of tournaments and leagues, and the standings as CSV.
 
-What may be shown is decided in :mod:`tournaments.event_listings` (drafts are
+What may be shown is decided in :mod:`tournaments.selectors.listings` (drafts are
 not public, the event seed only once revealed) and the standings in
-:mod:`tournaments.events.standings_table`; these views only gather it for the
+:mod:`tournaments.selectors.standings_table`; these views only gather it for the
 templates.
 """
 
@@ -17,11 +17,12 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from common.csv_text import spreadsheet_safe
-from tournaments import event_listings, events
-from tournaments.events import standings_table as event_standings
+from tournaments import events
 from tournaments.events.rounds import settings_of
 from tournaments.formats import standings as pure_standings
 from tournaments.models import League
+from tournaments.selectors import listings as event_listings
+from tournaments.selectors import standings_table as event_standings
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
 from web.leaderboards import pages as ladder_pages

@@ -18,7 +18,7 @@ from games.records import replay
 from games.selectors import cursor as game_cursor
 from games.selectors import listings, seat_holders, spectator
 from ratings import selectors as ratings_selectors
-from tournaments import event_listings
+from tournaments.selectors import listings as event_listings
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
 from web.games import page_reads as game_page_reads

@@ -23,7 +23,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from lobby import listings, services, time_controls
+from lobby import selectors as listings
+from lobby import services, time_controls
 from lobby.models import LobbyTable
 from people.models import Profile
 from web.lobby.forms import FIELD_OF_CODE, SEAT_FIELDS, CreateTableForm

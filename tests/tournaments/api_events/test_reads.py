@@ -6,8 +6,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.tournaments.pages.builders import make_event, withdraw
-from tournaments.events import standings_table as event_standings
 from tournaments.models import Entrant, Table, Tournament
+from tournaments.selectors import standings_table as event_standings
 
 pytestmark = pytest.mark.django_db
 

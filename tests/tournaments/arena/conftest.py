@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import BotFactory, LeagueFactory
-from tournaments import arena
+from tournaments.events import arena
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.factories import BotFactory, UserFactory
-from tournaments import arena
+from tournaments.events import arena
 from tournaments.models import ArenaEntry, League
 
 pytestmark = pytest.mark.django_db

@@ -21,7 +21,7 @@ from games.models import Game, Seat
 from games.referee import turns as players
 from tests.factories import LeagueFactory
 from tests.tournaments import workers
-from tournaments import arena
+from tournaments.events import arena
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

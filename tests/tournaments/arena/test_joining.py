@@ -1,11 +1,11 @@
-"""Who may put whom in a league's arena (``tournaments.arena.join`` and ``leave``)."""
+"""Who may put whom in a league's arena (``tournaments.events.arena.join`` and ``leave``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
-from tournaments import arena
+from tournaments.events import arena
 from tournaments.models import ArenaEntry, League
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from harbormaster_bot.examples.random_bot import RandomBot
 from games.models import Game
 from ratings.models import Rating, RatingChange, RatingScope
 from tests.factories import LeagueFactory
-from tournaments import arena
+from tournaments.events import arena
 from tournaments.models import ArenaEntry
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

@@ -13,7 +13,7 @@ from games.models import Game
 from ratings.models import Rating
 from ratings.services.scopes import league_scope
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, seat_bot
-from tournaments import arena
+from tournaments.events import arena
 from tournaments.models import ArenaEntry, League, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from django.test import Client
 
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.pages.builders import make_event, withdraw
-from tournaments.events import standings_table as event_standings
 from tournaments.models import Entrant, Tournament
+from tournaments.selectors import standings_table as event_standings
 
 pytestmark = pytest.mark.django_db
 

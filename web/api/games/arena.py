@@ -1,6 +1,6 @@
 """A league's arena in the REST API: an owner puts their bots in and takes them out.
 
-Thin: the rules are ``tournaments.arena.join`` / ``leave``. Authentication
+Thin: the rules are ``tournaments.events.arena.join`` / ``leave``. Authentication
 as for the bot endpoints (``Authorization: Token …``, or the session), and
 every bot is looked up among the caller's own: another user's bot answers
 404 exactly like a missing one, so nobody learns which bots exist or enters
@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from botapi.models import Bot
-from tournaments import arena
+from tournaments.events import arena
 from tournaments.models import ArenaEntry, League
 from web.api.bots.serializers import RefuseUnknownFieldsMixin
 from web.api.toolkit.errors import Conflict

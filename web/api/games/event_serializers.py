@@ -1,7 +1,7 @@
 """What the tournaments API reads and writes.
 
-The answers render what :mod:`tournaments.event_listings` and
-:mod:`tournaments.events.standings_table` gathered (the rules of what may be shown
+The answers render what :mod:`tournaments.selectors.listings` and
+:mod:`tournaments.selectors.standings_table` gathered (the rules of what may be shown
 live there); the event seed only through ``events.event_seed_revealed``, so
 it is null while the event is on. The one body, an entry, refuses unknown
 fields by name like every other body of the API.
@@ -15,8 +15,9 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.models import Competitor, Game
-from tournaments import event_listings, events
+from tournaments import events
 from tournaments.models import Entrant, Round, Tournament
+from tournaments.selectors import listings as event_listings
 from web.api.bots.serializers import RefuseUnknownFieldsMixin
 from web.api.games.serializers import MAX_ID
 

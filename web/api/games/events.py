@@ -1,5 +1,5 @@
-"""Tournament endpoints of the REST API. Thin: reads in ``tournaments.event_listings`` and
-``tournaments.events.standings_table``, entering and withdrawing in ``tournaments.events``.
+"""Tournament endpoints of the REST API. Thin: reads in ``tournaments.selectors.listings`` and
+``tournaments.selectors.standings_table``, entering and withdrawing in ``tournaments.events``.
 
 Reading is public, like the tournament pages: the list (drafts left out, as
 on the pages), one tournament, its rounds with tables, its standings and
@@ -29,9 +29,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from botapi.models import Bot
-from tournaments import event_listings, events
-from tournaments.events import standings_table as event_standings
+from tournaments import events
 from tournaments.models import Entrant, Tournament
+from tournaments.selectors import listings as event_listings
+from tournaments.selectors import standings_table as event_standings
 from web.api.games import event_serializers as s
 from web.api.toolkit.errors import Conflict
 

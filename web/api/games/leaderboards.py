@@ -32,8 +32,8 @@ from botapi.models import engine_slugs
 from games.models import Competitor
 from ratings import selectors as ratings_selectors
 from ratings.models import RatingScope
-from tournaments import event_listings
 from tournaments.models import League
+from tournaments.selectors import listings as event_listings
 from web.api.bots.serializers import QuerySerializer
 from web.api.competitors.views import CsvRenderer
 from web.api.toolkit.plain_data import Representer, representer

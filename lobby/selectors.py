@@ -19,9 +19,8 @@ from botapi.models import Bot
 from botapi.selectors import seating
 from games.models import Competitor, Game, Seat
 from games.selectors import listings, spectator
-
-from . import time_controls
-from .models import LobbySeat, LobbyTable
+from lobby import time_controls
+from lobby.models import LobbySeat, LobbyTable
 
 OPEN_TABLES_SHOWN = 50
 

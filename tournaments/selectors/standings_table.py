@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tournaments import event_listings, formats
-from tournaments.event_listings import EntrantView
+from tournaments import formats
 from tournaments.events import history_of
 from tournaments.events.rounds import settings_of
 from tournaments.formats import standings as pure
 from tournaments.models import Tournament
+from tournaments.selectors import listings as event_listings
+from tournaments.selectors.listings import EntrantView
 
 
 @dataclass(frozen=True)
