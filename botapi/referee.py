@@ -10,8 +10,8 @@ time bank (the bank is stored only with a recorded move).
 
 Time control: a decision's deadline is the game's per-move limit plus the
 seat's unused time bank (``Seat.bank_left_ms``); time taken beyond the
-per-move limit is deducted from the bank (:func:`charge_time_bank`, also used
-by the pull API).
+per-move limit is deducted from the bank (``games.referee.turns``, the
+clock rules every seat shares).
 """
 
 from __future__ import annotations
@@ -26,23 +26,10 @@ from botapi.services.notify import game_info
 from engines import State
 from games.models import Game, Move, Seat
 from games.referee.decisions import Decision, default_decision
+from games.referee.turns import charge_time_bank, decision_deadline_ms
 
 from .client import default_client
 from .models import Bot
-
-
-def decision_deadline_ms(game: Game, seat: Seat) -> int:
-    """The hard limit of one decision: the per-move limit plus what is left of the seat's bank."""
-    return game.move_time_ms + seat.bank_left_ms
-
-
-def charge_time_bank(bank_left_ms: int, used_ms: int, move_time_ms: int) -> int:
-    """The bank after a decision that took ``used_ms``: only time beyond the move limit counts.
-
-    Time within ``move_time_ms`` is free, so a bot that always answers in time
-    keeps its whole bank for the positions where it wants to think longer.
-    """
-    return max(0, bank_left_ms - max(0, used_ms - move_time_ms))
 
 
 def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:

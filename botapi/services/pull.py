@@ -40,13 +40,12 @@ from django.utils import timezone
 from botapi import protocol
 from botapi.client import excerpt
 from botapi.models import Bot
-from botapi.referee import charge_time_bank, decision_deadline_ms
 from games.models import Game, Move, Seat
 from games.referee import statecache
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.dispatch import schedule_advance
-from games.referee.turns import GRACE_MS
+from games.referee.turns import GRACE_MS, charge_time_bank, decision_deadline_ms
 
 MAX_WAIT_SECONDS = 30
 """Longest long-poll; proxies commonly cut idle requests at 60 s."""

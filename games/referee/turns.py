@@ -6,6 +6,10 @@ pulls its turns, is only told; their move arrives later through ``submit``,
 and a clock task plays the default if it does not arrive in time. Which side
 answers for a seat is registered by competitor kind (``botapi`` and
 ``people`` in their ``ready()``), so this module imports neither.
+
+The clock rules every seat shares are here too: a decision's deadline (the
+move limit plus the seat's bank), what overtime costs the bank, and the grace
+a clock gives before it plays the default.
 """
 
 from __future__ import annotations
@@ -19,6 +23,20 @@ from games.referee.dispatch import schedule_clock_check
 
 GRACE_MS = 2000
 """Added to a move's time limit before a clock gives up on a person or pull bot."""
+
+
+def decision_deadline_ms(game: Game, seat: Seat) -> int:
+    """The hard limit of one decision: the per-move limit plus what is left of the seat's bank."""
+    return game.move_time_ms + seat.bank_left_ms
+
+
+def charge_time_bank(bank_left_ms: int, used_ms: int, move_time_ms: int) -> int:
+    """The bank after a decision that took ``used_ms``: only time beyond the move limit counts.
+
+    Time within ``move_time_ms`` is free, so a seat that always answers in time
+    keeps its whole bank for the positions where it wants to think longer.
+    """
+    return max(0, bank_left_ms - max(0, used_ms - move_time_ms))
 
 
 def ask(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:

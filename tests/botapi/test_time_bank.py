@@ -17,11 +17,11 @@ from harbormaster_bot import serve_in_background
 from harbormaster_bot.examples.random_bot import RandomBot
 
 from botapi.models import Bot
-from botapi.referee import charge_time_bank
 from games.models import Game, Move, Seat
 from games.referee import statecache
 from games.referee import steps as referee
 from games.referee import turns as players
+from games.referee.turns import charge_time_bank
 from games.services import create_game
 from games.tasks import recover_stalled
 from tests.factories import BotFactory

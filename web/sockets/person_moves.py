@@ -20,14 +20,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from botapi.referee import charge_time_bank
 from games.models import Competitor, Game, Move, Seat
 from games.records import replay
 from games.referee import house_bot, statecache
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.dispatch import schedule_advance
-from games.referee.turns import GRACE_MS
+from games.referee.turns import GRACE_MS, charge_time_bank
 from games.selectors import spectator
 from games.selectors.boards import board_model
 from web.sockets import broadcast
