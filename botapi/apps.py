@@ -9,6 +9,7 @@ class BotApiConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Django's place for these: models and what imports them load once the apps are ready.
         from games import players
         from games.models import Competitor
 

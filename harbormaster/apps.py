@@ -8,6 +8,7 @@ class HarbormasterConfig(AppConfig):
     verbose_name = "Harbormaster"
 
     def ready(self) -> None:
+        # Django's place for these: models and what imports them load once the apps are ready.
         from games.referee import dispatch
         from harbormaster import embedded_scheduler
 

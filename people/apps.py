@@ -11,6 +11,7 @@ class PeopleConfig(AppConfig):
     verbose_name = "people"
 
     def ready(self) -> None:
+        # Django's place for these: models and what imports them load once the apps are ready.
         from games import players
         from games.models import Competitor
 

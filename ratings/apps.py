@@ -9,6 +9,7 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Django's place for these: models and what imports them load once the apps are ready.
         from games.signals import game_finished, games_settled
         from ratings.services.apply import on_game_finished, on_games_settled
 

@@ -10,6 +10,7 @@ class WebConfig(AppConfig):
     verbose_name = "Web"
 
     def ready(self) -> None:
+        # Django's place for these: models and what imports them load once the apps are ready.
         from django.contrib.auth.signals import user_logged_in
 
         from games.referee import live_pages
@@ -45,6 +46,7 @@ def _signed_in(sender: object, request: object, user: object, **kwargs: object) 
     first), whose save has just made the cached user stale; so the first page
     after signing in is served like every later one.
     """
+    # web.cache reads models: this module loads before the app registry is ready.
     from web.cache import auth_user, seated
 
     auth_user.cached_user(user.pk)  # type: ignore[attr-defined]
