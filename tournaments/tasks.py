@@ -9,6 +9,9 @@ import logging
 
 from celery import shared_task
 
+from tournaments.events import arena
+from tournaments.events.rounds import due_rounds, pair_next
+
 log = logging.getLogger(__name__)
 
 
@@ -19,8 +22,6 @@ def pair_next_round(tournament_id: int, number: int) -> str:
     Idempotent: a second run finds the round made and does nothing; a
     failure is recorded on the event and retried by ``schedule_due_rounds``.
     """
-    from tournaments.events.rounds import pair_next
-
     result = pair_next(tournament_id, number)
     level = logging.WARNING if result == "failed" else logging.DEBUG
     log.log(level, "pairing round %s of tournament %s: %s", number, tournament_id, result)
@@ -34,8 +35,6 @@ def schedule_due_rounds() -> int:
     A round whose last game finished but whose pairing task was lost (a
     worker killed after the commit, a broker down) is found here.
     """
-    from tournaments.events.rounds import due_rounds
-
     due = due_rounds()
     for tournament_id, number in due:
         pair_next_round.delay(tournament_id, number)
@@ -49,6 +48,4 @@ def arena_pass() -> int:
     Beat runs it every few seconds; a pass that runs twice or late is
     harmless: each pass locks its league and seats only who is still free.
     """
-    from tournaments.events import arena
-
     return arena.run_passes()

@@ -44,9 +44,12 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engines
+from botapi.models import Bot
+from botapi.selectors.capacity import BotAtCapacity, counted_games, held_games
 from botapi.selectors.seating import example_bots_username
 from games.models import Competitor, Game, Seat
 from games.services import GameSetupError, create_game
+from ratings.models import Rating, RatingScope
 from ratings.systems import TRUESKILL_DEFAULTS
 from tournaments.formats import FormatError
 from tournaments.formats.matchmaking import Candidate, match
@@ -244,8 +247,6 @@ def run_passes(now: datetime | None = None) -> int:
 
 def _start(league: League, competitors: Sequence[Competitor]) -> Game | None:
     """Create one arena game; None (logged) when a last check refuses the table."""
-    from botapi.selectors.capacity import BotAtCapacity
-
     try:
         return create_game(
             league.engine,
@@ -265,9 +266,6 @@ def _start(league: League, competitors: Sequence[Competitor]) -> Game | None:
 
 def _free_entries(league: League, now: datetime) -> dict[int, tuple[ArenaEntry, Candidate]]:
     """Competitor id -> (entry, candidate) for every entrant that may be seated now."""
-    from botapi.models import Bot
-    from botapi.selectors.capacity import counted_games, held_games
-
     entries = [
         entry
         for entry in ArenaEntry.objects.filter(league=league, active=True).select_related(
@@ -323,8 +321,6 @@ def _free_entries(league: League, now: datetime) -> dict[int, tuple[ArenaEntry, 
 
 def _ratings(league: League, competitor_ids: list[int]) -> dict[int, float]:
     """TrueSkill mu of each competitor in the league's scope (absent: not rated yet)."""
-    from ratings.models import Rating, RatingScope
-
     return dict(
         Rating.objects.filter(
             scope__kind=RatingScope.Kind.LEAGUE,

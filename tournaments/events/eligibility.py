@@ -9,6 +9,7 @@ None.
 from __future__ import annotations
 
 import engines
+from botapi.models import Bot
 from games.models import Competitor
 from tournaments.models import League, Tournament
 
@@ -22,8 +23,6 @@ def engine_label(slug: str) -> str:
 
 def bot_of(competitor: Competitor):
     """The competitor's bot, or None (a person, or a bot row that is gone)."""
-    from botapi.models import Bot
-
     try:
         return competitor.bot
     except Bot.DoesNotExist:

@@ -4,6 +4,7 @@ The formats (``tournaments.formats``) are pure; they know entrants by key
 (the Entrant row's primary key) and results as seat orders and ranks. This
 module reads what they need, and nothing writes through it.
 
+* :func:`settings_of`: the event's format settings;
 * :func:`active_entrants`: the active entrants, each with its seed order, its
   seeding rating and its owner;
 * :func:`entrants_of`, :func:`standings_of`: everyone who took part, and the
@@ -22,7 +23,20 @@ from collections import defaultdict
 from games.models import Game, Seat
 from tournaments import formats
 from tournaments.events.seed_order import rating_scores
+from tournaments.formats import duplicate
+from tournaments.formats.standings import standings
 from tournaments.models import Entrant, Round, Table, Tournament
+
+
+def settings_of(tournament: Tournament) -> formats.Settings:
+    """The format settings of an event."""
+    return formats.Settings(
+        table_size=tournament.table_size,
+        min_table_size=tournament.min_table_size,
+        rounds=tournament.rounds,
+        bye_points=tournament.bye_points,
+        advance=tournament.advance_per_table,
+    )
 
 
 def active_entrants(tournament: Tournament) -> list[formats.Entrant]:
@@ -76,9 +90,6 @@ def standings_of(tournament: Tournament) -> list:
     complete), final once it is finished; withdrawn and disqualified
     entrants are listed with ``active=False``.
     """
-    from tournaments.events.rounds import settings_of
-    from tournaments.formats.standings import standings
-
     entrants, inactive = entrants_of(tournament)
     return standings(entrants, history_of(tournament), settings_of(tournament), inactive)
 
@@ -127,8 +138,6 @@ def history_of(tournament: Tournament) -> formats.History:
 
 def _aggregate(table: Table, per_game: list[formats.Result]) -> formats.Result:
     """One Result for a duplicate table's set of rotations (``formats.duplicate``)."""
-    from tournaments.formats import duplicate
-
     return duplicate.aggregate(table.round.number, tuple(table.seats), tuple(per_game))
 
 

@@ -33,8 +33,9 @@ from games.models import Game
 from games.signals import games_settled
 from tournaments import formats
 from tournaments.events import seed_order, seeds
-from tournaments.events.eligibility import engine_label, why_cannot_play
+from tournaments.events.eligibility import bot_of, engine_label, why_cannot_play
 from tournaments.events.errors import EventError
+from tournaments.events.history import settings_of
 from tournaments.events.locks import lock_tournament
 from tournaments.events.roles import require_organiser
 from tournaments.events.rounds import (
@@ -42,7 +43,6 @@ from tournaments.events.rounds import (
     enqueue_pairing_after_commit,
     format_of,
     pair_round,
-    settings_of,
 )
 from tournaments.models import Entrant, Round, Tournament
 
@@ -161,8 +161,6 @@ def _check_duplicate_capacity(event: Tournament, entrants: list[Entrant]) -> Non
     """A duplicate table plays every rotation at once: each bot must allow that many games."""
     if not event.duplicate:
         return
-    from tournaments.events.eligibility import bot_of
-
     short = [
         f"{row.competitor.name} ({bot.max_concurrent_games})"
         for row in entrants

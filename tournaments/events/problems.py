@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from engines import CHANCE
 from games.models import Game, Seat
+from games.referee import statecache
 from games.referee.turns import GRACE_MS
 from tournaments.events.eligibility import bot_of, why_cannot_play
 from tournaments.events.rounds import BEAT_INTERVAL_S
@@ -99,8 +100,6 @@ def _stuck(game: Game, now) -> bool:
 
 
 def _stuck_sentence(game: Game, now) -> str:
-    from games.referee.statecache import load_state
-
     last = game.last_progress_at or game.started_at or game.created_at
     minutes = int((now - last).total_seconds() // 60)
     clock = f"{game.move_time_ms / 1000:g} s per move"
@@ -111,7 +110,7 @@ def _stuck_sentence(game: Game, now) -> str:
         f"allows ({clock})"
     )
     try:
-        state = load_state(game)
+        state = statecache.load_state(game)
     except Exception as exc:  # a log that no longer replays is a problem of its own
         return f"{head}; its move log does not replay ({exc}): ask an operator."
     if state.is_over:

@@ -47,8 +47,9 @@ import engines
 from games.models import Game
 from games.services import GameSetupError, create_game
 from tournaments import formats
-from tournaments.events.history import active_entrants, history_of
+from tournaments.events.history import active_entrants, history_of, settings_of
 from tournaments.events.seeds import game_seed
+from tournaments.formats import duplicate
 from tournaments.models import Entrant, Round, Table, Tournament
 
 log = logging.getLogger(__name__)
@@ -63,17 +64,6 @@ class PairingError(Exception):
     """A round that could not be paired or created now; the message is for the organiser."""
 
 
-def settings_of(tournament: Tournament) -> formats.Settings:
-    """The format settings of an event."""
-    return formats.Settings(
-        table_size=tournament.table_size,
-        min_table_size=tournament.min_table_size,
-        rounds=tournament.rounds,
-        bye_points=tournament.bye_points,
-        advance=tournament.advance_per_table,
-    )
-
-
 def format_of(tournament: Tournament) -> formats.Format:
     return formats.get(tournament.format)
 
@@ -82,8 +72,6 @@ def deals_of(tournament: Tournament, seats: Sequence[int]) -> list[tuple[int, ..
     """The seat orders a table plays: one game, or every rotation of a duplicate set."""
     if not tournament.duplicate:
         return [tuple(seats)]
-    from tournaments.formats import duplicate
-
     return [tuple(order) for order in duplicate.rotations(tuple(seats))]
 
 
@@ -229,6 +217,7 @@ def _record_failure(tournament_id: int, number: int, why: str) -> None:
 
 def enqueue_pairing(tournament_id: int, number: int) -> None:
     """Queue the pairing task (inline in the embedded mode)."""
+    # tournaments.tasks imports this module: at the top the import would be circular.
     from tournaments.tasks import pair_next_round
 
     pair_next_round.delay(tournament_id, number)

@@ -33,10 +33,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from tournaments.models import Tournament
+import engines
+from tournaments.models import Tournament
 
 SEED_BYTES = 32
 
@@ -59,8 +58,6 @@ def game_seed(event_seed: str, round_number: int, table_number: int, deal: int =
 
 def is_revealed(tournament: Tournament) -> bool:
     """Whether the event seed may be shown: only once the event is finished or cancelled."""
-    from tournaments.models import Tournament
-
     return tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
 
 
@@ -78,8 +75,6 @@ def verify(tournament: Tournament) -> list[str]:
     and seed commitment against the derivation. Refuses (one line saying so)
     while the seed is still secret.
     """
-    import engines
-
     seed = revealed(tournament)
     if seed is None:
         return ["the event seed is secret until the event is finished or cancelled"]

@@ -28,7 +28,7 @@ from games.models import Game
 from games.selectors import listings, spectator
 from ratings.models import RatingScope
 from tournaments import formats
-from tournaments.events.rounds import settings_of
+from tournaments.events.history import settings_of
 from tournaments.formats import standings
 from tournaments.models import Entrant, League, Round, Tournament
 

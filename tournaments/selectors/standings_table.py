@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tournaments import formats
 from tournaments.events import history_of
-from tournaments.events.rounds import settings_of
+from tournaments.events.history import settings_of
 from tournaments.formats import standings as pure
 from tournaments.models import Tournament
 from tournaments.selectors import listings as event_listings

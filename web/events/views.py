@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from common.csv_text import spreadsheet_safe
 from tournaments import events
-from tournaments.events.rounds import settings_of
+from tournaments.events.history import settings_of
 from tournaments.formats import standings as pure_standings
 from tournaments.models import League
 from tournaments.selectors import listings as event_listings

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from tournaments import events
-from tournaments.events.rounds import settings_of
+from tournaments.events.history import settings_of
 from tournaments.formats import standings as formats_standings
 from tournaments.models import Round, Table, Tournament
 

@@ -21,7 +21,7 @@ from games.models import Game, Seat
 from tests.factories import BotFactory, GameFactory, UserFactory, finished_game
 from tournaments import formats
 from tournaments.events import seeds
-from tournaments.events.rounds import settings_of
+from tournaments.events.history import settings_of
 from tournaments.formats import swiss
 from tournaments.models import Entrant, League, Round, Table, Tournament
 
