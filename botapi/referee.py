@@ -30,6 +30,7 @@ from games.referee.turns import charge_time_bank, decision_deadline_ms
 
 from .client import default_client
 from .models import Bot
+from .tasks import notify_bots
 
 
 def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
@@ -97,16 +98,12 @@ def _bot_of(seat: Seat) -> Bot | None:
 
 def game_started(game: Game) -> None:
     """Once the new game is committed, tell its push bots (``start``, best effort)."""
-    from .tasks import notify_bots
-
     transaction.on_commit(lambda: notify_bots.delay(game.pk, "start"))
 
 
 def game_finished(game: Game) -> None:
     """Count the game for each bot's health (faulty games in a row suspend a bot), and
     once the result is committed, tell the push bots (``finish``, best effort)."""
-    from .tasks import notify_bots
-
     for seat in game.seats.all():
         bot = Bot.objects.filter(competitor_id=seat.competitor_id).first()
         if bot is not None:

@@ -13,6 +13,8 @@ from typing import Any
 
 from celery import Celery, signals
 from celery.worker.consumer import Consumer
+from django.conf import settings
+from django.db import connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
 
@@ -49,9 +51,6 @@ def keep_database_connections(**_: Any) -> None:
     children), before any task has connected; a connection or pool made
     earlier all the same is closed first.
     """
-    from django.conf import settings
-    from django.db import connections
-
     for alias in connections:
         connection = connections[alias]
         connection.close()
@@ -68,8 +67,6 @@ def close_unusable_connections(sender: Any = None, **_: Any) -> None:
     """After a task: close this thread's connections that broke or grew too old."""
     if sender is not None and getattr(sender.request, "is_eager", False):
         return
-    from django.db import connections
-
     for connection in connections.all(initialized_only=True):
         connection.close_if_unusable_or_obsolete()
 
@@ -77,6 +74,7 @@ def close_unusable_connections(sender: Any = None, **_: Any) -> None:
 @signals.worker_shutdown.connect
 def send_pending_messages(**_: Any) -> None:
     """On a warm shutdown, let live pages get the moves already played (best effort)."""
+    # The web layer needs Django's apps ready; this module loads with the settings, before.
     from web.sockets import broadcast
 
     broadcast.flush(timeout=2.0)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import gc
 
+from django.urls import get_resolver
+
 
 def warm_and_freeze() -> None:
     """Load what every request would load first (the URLconf and its views), then freeze.
@@ -24,8 +26,6 @@ def warm_and_freeze() -> None:
     Called once per process, after Django is set up (``harbormaster.asgi``,
     ``harbormaster.wsgi``, the page benches).
     """
-    from django.urls import get_resolver
-
     get_resolver().url_patterns  # noqa: B018 -- imports every view module now, not on request 1
     gc.collect()
     gc.freeze()

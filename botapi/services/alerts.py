@@ -73,6 +73,7 @@ def suspended(bot: Bot) -> None:
 
 
 def _queue(kind: str, *args: Any) -> None:
+    # botapi.tasks imports this module: at the top the import would be circular.
     from botapi.tasks import fault_alert, suspension_alert
 
     try:
@@ -232,6 +233,7 @@ def webhook_payload(bot: Bot, alert: BotAlert, now: datetime | None = None) -> d
 
 def _call_webhook(bot: Bot, alert: BotAlert) -> str:
     """POST the signed alert once; what happened, in words. Never raises."""
+    # botapi.services.bots imports this module: at the top the import would be circular.
     from botapi.services.bots import endpoint_policy
 
     try:

@@ -47,6 +47,7 @@ def schedule_advance(game_id: int) -> None:
 
 def enqueue_advance(game_id: int) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
+        # games.tasks imports the referee, which imports this module: circular at the top.
         from games.tasks import advance_game
 
         advance_game.delay(game_id)
@@ -67,6 +68,7 @@ def schedule_clock_check(game_id: int, ply: int, delay_s: float) -> None:
     task cannot wait for its countdown). With eager Celery but the embedded
     scheduler off (tests that drive clocks themselves), nothing is scheduled.
     """
+    # games.tasks imports the referee, which imports this module: circular at the top.
     from games.tasks import check_clock
 
     if not settings.CELERY_TASK_ALWAYS_EAGER:
@@ -103,6 +105,7 @@ def _advance_queue(app: Any) -> str:
 
 
 def _drain(first: int) -> None:
+    # games.referee.steps imports this module: at the top the import would be circular.
     from games.referee.steps import advance
 
     _local.pending = pending = deque([first])

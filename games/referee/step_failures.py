@@ -31,6 +31,9 @@ import redis.exceptions
 from django.db import InterfaceError, OperationalError, transaction
 
 from games.models import Game
+from games.records import live as live_record
+from games.referee import statecache
+from games.referee.decisions import default_decision
 from games.signals import game_aborted, games_settled
 
 log = logging.getLogger(__name__)
@@ -101,8 +104,7 @@ def _count(game_id: int, ply: int) -> int:
 
 def _charge_seat(game_id: int, ply: int, seat: int, what: str) -> bool:
     """Play the seat's default at ``ply`` with its fault; False if the game moved on meanwhile."""
-    from games.referee import statecache
-    from games.referee.decisions import default_decision
+    # games.referee.steps imports this module: at the top the import would be circular.
     from games.referee.steps import RefereeError, submit
 
     game = Game.objects.filter(pk=game_id).first()
@@ -131,9 +133,6 @@ def abort(game_id: int, reason: str) -> bool:
     goes on, so the game's round is told that one of its games is over
     (``game_aborted``, received by the events app).
     """
-    from games.records import live as live_record
-    from games.referee import statecache
-
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Game.Status.RUNNING:

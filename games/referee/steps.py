@@ -28,6 +28,7 @@ from games.records import stored as records
 from games.referee import claims, house_bot, live_pages, statecache, turns
 from games.referee.decisions import FORFEITED, Decision, default_decision
 from games.referee.dispatch import others_waiting, schedule_advance
+from games.referee.step_failures import step_failed
 from games.selectors import spectator
 from games.selectors.ranks import final_ranks
 from games.signals import game_finished, games_settled
@@ -291,8 +292,6 @@ def advance(game_id: int) -> str:
         table = _Table(game, statecache.load_state(game))
         return _advance(table)
     except Exception as exc:
-        from games.referee.step_failures import step_failed
-
         seat = table.answering if table is not None else None
         return step_failed(game_id, game.next_ply, seat, exc)
 
