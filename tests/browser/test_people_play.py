@@ -128,7 +128,7 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
             )
             # a watcher has no controls
             assert watch_page.find_elements(By.CSS_SELECTOR, ENABLED_CONTROLS) == []
-            if clicks == 20:
+            if clicks == CLICKS_BEFORE_RESIGNING:
                 page_screenshot(seat_page, shots / "grog-island-seat.png")
                 page_screenshot(watch_page, shots / "grog-island-watcher.png")
 
