@@ -215,8 +215,10 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password_from_key": "20/m/ip",
     "login_failed": "10/m/ip,5/300s/key",
 }
-# Proxies whose X-Forwarded-For names the client (common.client_address);
-# none by default, so a client's own header changes nothing.
+# Proxies whose X-Forwarded-For names the client; none by default, so a client's
+# own header changes nothing. uvicorn applies it (--forwarded-allow-ips
+# "$TRUSTED_PROXIES" wherever it is started; demo_serving passes this value):
+# Django's REMOTE_ADDR is the client. Read here to stop on a bad entry.
 TRUSTED_PROXIES = env.trusted_proxies(ENVIRON)
 
 # --- e-mail -----------------------------------------------------------------
