@@ -62,7 +62,8 @@ def served_site() -> Iterator[str]:
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": "", "ALLOWED_HOSTS": "127.0.0.1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port), "--ws-max-size", str(WS_MAX_SIZE)],
+         "--host", "127.0.0.1", "--port", str(port), "--ws-max-size", str(WS_MAX_SIZE),
+         "--forwarded-allow-ips", env.get("TRUSTED_PROXIES", "")],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"

@@ -11,7 +11,10 @@ at start-up. What the option does through a real server:
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +26,10 @@ from tests.foundation.processes import PROJECT_DIR
 from tests.foundation.test_compose import SERVICES, command_text, dockerfile_command
 
 OPTION = "--forwarded-allow-ips"
+UVICORN_OPTIONS = ("--ws-max-size", "--lifespan", "--no-proxy-headers")
+"""Options only a uvicorn command line has: a file naming the application and one of them
+starts the server."""
+SKIPPED_FOLDERS = {".git", ".venv", "node_modules", "staticfiles", "__pycache__"}
 
 
 def client_seen(trusted: Any, peer: str, forwarded: str) -> str:
@@ -89,3 +96,32 @@ def test_the_operating_guide_shows_the_option() -> None:
     guide = (PROJECT_DIR / "docs" / "operating.md").read_text()
     assert "--no-proxy-headers" not in guide
     assert f'{OPTION} "$TRUSTED_PROXIES"' in guide
+
+
+def project_texts() -> Iterator[tuple[Path, str]]:
+    for folder, subfolders, names in os.walk(PROJECT_DIR):
+        subfolders[:] = [name for name in subfolders if name not in SKIPPED_FOLDERS]
+        for name in names:
+            path = Path(folder) / name
+            try:
+                yield path, path.read_text()
+            except (UnicodeDecodeError, OSError):
+                continue
+
+
+def test_every_uvicorn_command_line_in_the_project_passes_it() -> None:
+    """A new way of starting the server (a test's, a bench's) cannot forget the option."""
+    starting = {
+        str(path.relative_to(PROJECT_DIR)): text
+        for path, text in project_texts()
+        if path != Path(__file__).resolve()
+        and "harbormaster.asgi:application" in text
+        and any(o in text for o in UVICORN_OPTIONS)
+    }
+    assert {"Dockerfile", "docker-compose.yml", "tests/foundation/servers.py"} <= set(starting)
+    missing = [
+        name
+        for name, text in starting.items()
+        if OPTION not in text or "--no-proxy-headers" in text
+    ]
+    assert missing == []
