@@ -24,6 +24,8 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-only-not-a-real-secret-key-0123456789abcdef
 
 USER harbormaster
 EXPOSE 8000
+# --forwarded-allow-ips: X-Forwarded-For names the client only from the proxies
+# in TRUSTED_PROXIES (none unless set; a shell reads the variable).
 # --ws-max-size: websocket messages over 64 KiB are refused before they are
 # buffered (web.sockets.limits.WS_MAX_SIZE).
-CMD ["uvicorn", "harbormaster.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers", "--lifespan", "off", "--ws-max-size", "65536"]
+CMD ["sh", "-c", "exec uvicorn harbormaster.asgi:application --host 0.0.0.0 --port 8000 --forwarded-allow-ips \"$TRUSTED_PROXIES\" --lifespan off --ws-max-size 65536"]

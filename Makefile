@@ -34,7 +34,7 @@ $(INSTALLED): pyproject.toml sdk/python/pyproject.toml | $(PY)
 
 # The demo runs on the embedded defaults unless DATABASE_URL/REDIS_URL are in
 # your environment: the values above are passed only to the tests.
-# demo_serve runs uvicorn (harbormaster.asgi:application, --no-proxy-headers)
+# demo_serve runs uvicorn (harbormaster.asgi:application, --forwarded-allow-ips "$TRUSTED_PROXIES")
 # and the example bots in one process, so the bots answer while the site serves.
 demo: $(INSTALLED)
 	$(PY) manage.py migrate --noinput

@@ -78,7 +78,8 @@ def _serve(workers: int, port: int, env: dict[str, str]) -> subprocess.Popen:
     """docker-compose's web command, with ``workers`` processes, on ``port``."""
     command = [
         str(Path(sys.executable).parent / "uvicorn"), "harbormaster.asgi:application",
-        "--host", "127.0.0.1", "--port", str(port), "--no-proxy-headers",
+        "--host", "127.0.0.1", "--port", str(port),
+        "--forwarded-allow-ips", env.get("TRUSTED_PROXIES", ""),
         "--lifespan", "off", "--workers", str(workers), "--log-level", "warning",
     ]  # fmt: skip
     server = subprocess.Popen(command, cwd=PROJECT, env=env, stderr=subprocess.PIPE, text=True)

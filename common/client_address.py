@@ -1,105 +1,54 @@
-"""Where a request came from: the one answer every throttle uses.
+"""What every throttle counts a client by: its address, an IPv6 client by its /64.
 
-``REMOTE_ADDR`` is the peer of the TCP connection (uvicorn runs with
-``--no-proxy-headers``, so it never rewrites it from a header). A client can
-write anything into ``X-Forwarded-For``, so the header is believed only as far
-as proxies named in ``settings.TRUSTED_PROXIES`` (the ``TRUSTED_PROXIES``
-variable) wrote it: each proxy appends the address it received the request
-from, so the header is read from the right, every hop that is a trusted proxy
-is passed over, and the first address that is not one is the client. Entries
-to its left were written by the client or by proxies nobody vouches for and
-change nothing. With no trusted proxy (the default) the header is ignored.
+The address itself is uvicorn's. Every command that starts the server passes
+``--forwarded-allow-ips`` with the ``TRUSTED_PROXIES`` variable, so uvicorn's
+proxy-headers middleware puts the client that those proxies name in
+``X-Forwarded-For`` (read from the right, trusted hops passed over) into the
+ASGI scope's ``client``, and from any other peer leaves the peer there. Django
+(``REMOTE_ADDR``), DRF, allauth, the socket consumers and uvicorn's access log
+all read that one value; nothing here reads a header.
 
-Throttles count per :func:`throttle_ident`: the IPv4 address, or the /64
-network of an IPv6 address (the smallest block one subscriber is usually
-given, so rotating through it gains nothing).
+What stays ours is the grouping: an IPv6 client counts by its /64 network, the
+smallest block one subscriber is usually given, so rotating through it gains
+nothing. An IPv4 address mapped into IPv6 (a dual-stack socket's view of an
+IPv4 peer) counts as the IPv4 address.
 """
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 from typing import Any
 
-from django.conf import settings
-
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
-
 UNKNOWN = "unknown"
-"""The address of a request whose peer has none (a Unix socket): all such share one count."""
+"""The ident of a client without an address (a Unix socket's peer): all such share one count."""
 
 IPV6_GROUP_PREFIX = 64
 
 
-def parse_address(text: str) -> IPAddress | None:
-    """An address as a header or the server writes it, or None when it is not one.
+def ident(address: str | None) -> str:
+    """What throttles count ``address`` (as the server reports it) by.
 
-    Accepts ``1.2.3.4``, ``1.2.3.4:5678``, ``::1``, ``[::1]`` and ``[::1]:5678``
-    (some proxies add the port); an IPv4 address mapped into IPv6 counts as IPv4.
+    Anything that is not an address (none, a Unix socket's path, garbage a
+    trusted proxy passed on) counts as :data:`UNKNOWN`, one shared count, so
+    it cannot be used to make up a new client per request.
     """
-    text = text.strip()
-    if text.startswith("["):
-        text = text[1:].partition("]")[0]
-    elif text.count(":") == 1:
-        text = text.partition(":")[0]
     try:
-        address = ipaddress.ip_address(text)
+        parsed = ipaddress.ip_address(address or "")
     except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
-    return address
-
-
-@functools.lru_cache(maxsize=8)
-def _networks(entries: tuple[str, ...]) -> tuple[IPNetwork, ...]:
-    return tuple(ipaddress.ip_network(entry, strict=False) for entry in entries)
-
-
-def trusted_networks() -> tuple[IPNetwork, ...]:
-    """``settings.TRUSTED_PROXIES`` as networks (validated at start-up by ``env``)."""
-    return _networks(tuple(settings.TRUSTED_PROXIES))
-
-
-def _is_trusted(address: IPAddress, networks: tuple[IPNetwork, ...]) -> bool:
-    return any(address in network for network in networks)
-
-
-def client_ip(request: Any) -> IPAddress | None:
-    """The client's address (see the module docstring), or None if the peer has none.
-
-    ``request`` is a Django ``HttpRequest`` or anything with its ``META``
-    (a DRF ``Request`` passes it through).
-    """
-    meta = request.META
-    address = parse_address(meta.get("REMOTE_ADDR") or "")
-    networks = trusted_networks()
-    if address is None or not networks or not _is_trusted(address, networks):
-        return address
-    hops = (meta.get("HTTP_X_FORWARDED_FOR") or "").split(",")
-    for hop in reversed(hops):
-        written = parse_address(hop)
-        if written is None:
-            # A trusted proxy would not write garbage: the hop before it is the client.
-            break
-        address = written
-        if not _is_trusted(address, networks):
-            break
-    return address
-
-
-def client_address(request: Any) -> str:
-    """:func:`client_ip` as text (``unknown`` when the peer has no address)."""
-    address = client_ip(request)
-    return UNKNOWN if address is None else str(address)
+        return UNKNOWN
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, IPV6_GROUP_PREFIX), strict=False))
+    return str(parsed)
 
 
 def throttle_ident(request: Any) -> str:
-    """What throttles count per: the IPv4 address, or the IPv6 address's /64 network."""
-    address = client_ip(request)
-    if address is None:
-        return UNKNOWN
-    if isinstance(address, ipaddress.IPv6Address):
-        return str(ipaddress.IPv6Network((address, IPV6_GROUP_PREFIX), strict=False))
-    return str(address)
+    """:func:`ident` of a request's ``REMOTE_ADDR`` (a Django request, or a DRF one)."""
+    return ident(request.META.get("REMOTE_ADDR"))
+
+
+def scope_ident(scope: dict[str, Any]) -> str:
+    """:func:`ident` of an ASGI scope's ``client`` (a websocket's, before Django sees it)."""
+    client = scope.get("client")
+    return ident(client[0] if client else None)

@@ -7,9 +7,10 @@ step) starts their endpoints again (:func:`harbormaster.demo.example_bots`:
 each on a free loopback port, in its own daemon threads, the registered bot
 pointed at it and reactivated after a ping) and then runs uvicorn on
 ``harbormaster.asgi:application`` in the same process, with the options of
-``make demo``'s former ``uvicorn`` command line (``--no-proxy-headers``,
-websocket messages bounded as everywhere the site is served, lifespan on,
-so the embedded scheduler keeps clocks and beat's work here).
+``make demo``'s former ``uvicorn`` command line (``X-Forwarded-For`` believed
+only from ``TRUSTED_PROXIES`` and websocket messages bounded, as everywhere
+the site is served; lifespan on, so the embedded scheduler keeps clocks and
+beat's work here).
 
 Why one process and no deadlock: in the embedded mode a person's move runs
 the referee inline (in the request's or the socket's worker thread), which
@@ -34,6 +35,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 import uvicorn
+from django.conf import settings
 from django.db import connections
 
 from botapi.models import Bot
@@ -78,13 +80,18 @@ def stop_signals_raise() -> Iterator[None]:
 
 
 def uvicorn_config(host: str, port: int) -> uvicorn.Config:
-    """What ``uvicorn harbormaster.asgi:application --host H --port P --no-proxy-headers
-    --ws-max-size 65536`` runs (:data:`web.sockets.limits.WS_MAX_SIZE`)."""
+    """What ``uvicorn harbormaster.asgi:application --host H --port P --forwarded-allow-ips
+    "$TRUSTED_PROXIES" --ws-max-size 65536`` runs (:data:`web.sockets.limits.WS_MAX_SIZE`).
+
+    The list is passed even when empty: uvicorn's own default would trust
+    loopback peers, and the demo is served on loopback.
+    """
     return uvicorn.Config(
         ASGI_APPLICATION,
         host=host,
         port=port,
-        proxy_headers=False,
+        proxy_headers=True,
+        forwarded_allow_ips=list(settings.TRUSTED_PROXIES),
         lifespan="on",
         ws_max_size=WS_MAX_SIZE,
     )

@@ -328,17 +328,21 @@ def bot_endpoint_allow(environ: Mapping[str, str], debug: bool) -> list[str] | b
 
 
 def trusted_proxies(environ: Mapping[str, str]) -> list[str]:
-    """The proxies whose ``X-Forwarded-For`` is believed (``common.client_address``).
+    """The proxies whose ``X-Forwarded-For`` names the client.
 
-    Unset: none, so a client's address is the address it connected from and a
-    header it sends changes nothing. Set: a comma-separated list of addresses
-    and networks (``10.0.0.5,172.16.0.0/12``). A bad entry stops the process
-    at start-up instead of being ignored.
+    uvicorn reads the same variable (every command that starts it passes
+    ``--forwarded-allow-ips "$TRUSTED_PROXIES"``) and applies it; this checks it
+    when Django starts in that process. Unset: none, so a client's address is
+    the address it connected from and a header it sends changes nothing. Set: a
+    comma-separated list of addresses and networks (``10.0.0.5,172.16.0.0/12``).
+    A bad entry stops the process at start-up, where uvicorn would silently
+    never match it: that includes a network with host bits set (``10.0.0.5/8``),
+    which uvicorn does not accept as a network.
     """
     items = as_list(environ, "TRUSTED_PROXIES", default=[])
     for item in items:
         try:
-            ipaddress.ip_network(item, strict=False)
+            ipaddress.ip_network(item)
         except ValueError:
             raise ImproperlyConfigured(
                 f"TRUSTED_PROXIES: {item!r} is not an address or network such as 10.0.0.0/8"

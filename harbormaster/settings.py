@@ -183,19 +183,15 @@ AUTH_PASSWORD_VALIDATORS = [
 # People sign in on allauth's page; the admin keeps its own (admin:login).
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "people:me"
-# Django's username-and-password backend, with every attempt counted per account
-# and per address (web.http.login_throttle), whose get_user reads the signed-in
+# Django's username-and-password backend, whose get_user reads the signed-in
 # user through the cache (web/cache/auth_user.py), not a query on every page.
 AUTHENTICATION_BACKENDS = ["web.cache.auth_user.CachedUserBackend"]
-# Failed logins allowed per window:
-LOGIN_FAILURES_PER_ACCOUNT = 10
-LOGIN_FAILURES_PER_ADDRESS = 30
-LOGIN_THROTTLE_WINDOW_SECONDS = 900
 # django-allauth (web.people.adapter fits it to the project): sign in by username, an
 # e-mail address required at sign-up (password resets go to it) and verified
-# optionally, so a demo visitor signs up and plays at once. Failed logins are
-# counted by the backend above besides allauth's own rate limits, which cover
-# sign-up and password-reset requests too. With "prevent enumeration" on, a
+# optionally, so a demo visitor signs up and plays at once. Its rate limits
+# cover sign-up and password-reset requests, and failed logins on every login
+# path: the site's, the admin's and the API's token exchange (web.http.login_limit).
+# With "prevent enumeration" on, a
 # reset request for an unknown address answers exactly like a known one; "strict"
 # does the same for sign-up: with verification optional (sign in at once), the
 # only answer that does not reveal a taken address is to accept it, so two
@@ -213,10 +209,19 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
     "reset_password_from_key": "20/m/ip",
-    "login_failed": "10/m/ip,5/300s/key",
+    # Failed logins: 30 per address, then 10 per account (the username as typed),
+    # in any 15 minutes; the address first, so an address over its limit does
+    # not run up the counts of the accounts it names.
+    "login_failed": "30/15m/ip,10/15m/key",
+    # Every sign-in request, per address: as the API's auth-token scope, and
+    # above login_failed's 30, so that limit is the one a guesser meets (with
+    # its message and Retry-After) rather than allauth's bare 429 page.
+    "login": "60/m/ip",
 }
-# Proxies whose X-Forwarded-For names the client (common.client_address);
-# none by default, so a client's own header changes nothing.
+# Proxies whose X-Forwarded-For names the client; none by default, so a client's
+# own header changes nothing. uvicorn applies it (--forwarded-allow-ips
+# "$TRUSTED_PROXIES" wherever it is started; demo_serving passes this value):
+# Django's REMOTE_ADDR is the client. Read here to stop on a bad entry.
 TRUSTED_PROXIES = env.trusted_proxies(ENVIRON)
 
 # --- e-mail -----------------------------------------------------------------
@@ -281,7 +286,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "web.api.toolkit.errors.exception_handler",
     # Only views that name a scope are limited: pings (the server contacts a URL
     # of the user's choosing) and password-for-token exchanges (whose failures
-    # web.http.login_throttle limits besides). Counted per user, or per
+    # web.http.login_limit limits besides). Counted per user, or per
     # client address as common.client_address derives it.
     "DEFAULT_THROTTLE_CLASSES": ["web.http.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"bot-ping": "60/minute", "auth-token": "60/minute"},

@@ -1,10 +1,11 @@
-"""The admin site, whose login page answers a throttled attempt plainly.
+"""The admin site, whose login counts against the one login limit and answers a refusal plainly.
 
-The counting itself happens in ``web.http.login_throttle`` (the
-authentication backend), like on every login path; this only turns a refused
-attempt into the login form with the refusal's message, HTTP 429 and
-``Retry-After``, instead of the usual "enter a correct username and password",
-which would look like a verdict on the password.
+The admin's form checks the password through ``web.http.login_limit`` (allauth's
+``login_failed`` limit, as the site's sign-in and the API's token exchange do),
+so guesses here and there share one count. A refused attempt gets the login
+form with the limit's message, HTTP 429 and ``Retry-After``, instead of the
+usual "enter a correct username and password", which would look like a
+verdict on the password.
 """
 
 from __future__ import annotations
@@ -13,23 +14,30 @@ from typing import Any
 
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 
-from web.http import login_throttle
+from web.http import login_limit
 
 
 class ThrottledAdminLoginForm(AdminAuthenticationForm):
-    """The admin's login form; a throttled attempt gets the throttle's message."""
+    """The admin's login form, authenticating through the login limit.
+
+    Django's ``AuthenticationForm.clean`` with :func:`web.http.login_limit.authenticate`
+    in place of ``django.contrib.auth.authenticate``; the limit's refusal is a
+    ``ValidationError`` and lands among the form's errors.
+    """
 
     def clean(self) -> dict[str, Any]:
-        try:
-            return super().clean()
-        except ValidationError:
-            found = login_throttle.refusal(self.request)
-            if found is None:
-                raise
-            raise ValidationError(found.message, code="throttled") from None
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username is not None and password:
+            self.user_cache = login_limit.authenticate(
+                self.request, username=username, password=password
+            )
+            if self.user_cache is None:
+                raise self.get_invalid_login_error()
+            self.confirm_login_allowed(self.user_cache)
+        return self.cleaned_data
 
 
 class ThrottledAdminSite(admin.AdminSite):
@@ -39,8 +47,7 @@ class ThrottledAdminSite(admin.AdminSite):
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         response = super().login(request, extra_context)
-        found = login_throttle.refusal(request)
-        if found is not None and response.status_code == 200:
-            response.status_code = 429
-            response["Retry-After"] = str(found.retry_after)
+        form = (getattr(response, "context_data", None) or {}).get("form")
+        if response.status_code == 200 and form is not None and login_limit.refused(form):
+            return login_limit.too_many(response)
         return response

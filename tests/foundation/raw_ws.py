@@ -9,21 +9,35 @@ from __future__ import annotations
 
 import socket
 import struct
+from collections.abc import Mapping
 
 KEY = "dGhlIHNhbXBsZSBub25jZQ=="
 TEXT, CLOSE = 0x1, 0x8
 
 
 def handshake(
-    port: int, path: str, origin: str | None = None, timeout: float = 20
+    port: int,
+    path: str,
+    origin: str | None = None,
+    timeout: float = 20,
+    *,
+    source: str | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> socket.socket:
-    """A socket on which ``path`` was upgraded to a websocket (101), or AssertionError."""
-    conn = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    """A socket on which ``path`` was upgraded to a websocket (101), or AssertionError.
+
+    ``source``: the local address the connection leaves from (any of 127.0.0.0/8);
+    ``headers``: more request headers (``X-Forwarded-For``...).
+    """
+    conn = socket.create_connection(
+        ("127.0.0.1", port), timeout=timeout, source_address=(source, 0) if source else None
+    )
     origin = origin or f"http://127.0.0.1:{port}"
+    more = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     conn.sendall(
         f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
         f"Connection: Upgrade\r\nSec-WebSocket-Key: {KEY}\r\nSec-WebSocket-Version: 13\r\n"
-        f"Origin: {origin}\r\n\r\n".encode()
+        f"Origin: {origin}\r\n{more}\r\n".encode()
     )
     head = b""
     while not head.endswith(b"\r\n\r\n"):  # a byte at a time: the first frame may follow

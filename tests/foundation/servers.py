@@ -1,9 +1,9 @@
 """Real ASGI servers for tests: ``uvicorn harbormaster.asgi:application`` subprocesses.
 
-Started the way the Makefile, the Dockerfile and docker-compose start the
-service (``--no-proxy-headers``: uvicorn leaves the client address alone;
-``--ws-max-size``), on
-free ports of this machine, with the environment a test gives them.
+Started the way the Dockerfile and docker-compose start the service
+(``--forwarded-allow-ips`` with the environment's ``TRUSTED_PROXIES``, none
+if unset; ``--ws-max-size``), on free ports of this machine, with the
+environment a test gives them.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def start_server(
             [
                 sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
                 "--host", "127.0.0.1", "--port", str(port),
-                "--no-proxy-headers", "--lifespan", "off", "--ws-max-size", str(WS_MAX_SIZE),
+                "--forwarded-allow-ips", environ.get("TRUSTED_PROXIES", ""),
+                "--lifespan", "off", "--ws-max-size", str(WS_MAX_SIZE),
                 *extra_args,
             ],
             cwd=PROJECT_DIR, env=dict(environ), stdout=log, stderr=subprocess.STDOUT,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import shlex
+
 import yaml
 
 from harbormaster.env import ENV_VARS
@@ -15,6 +18,16 @@ APP_SERVICES = ("web", "worker", "beat")
 def command_text(service: str) -> str:
     command = SERVICES[service]["command"]
     return command if isinstance(command, str) else " ".join(command)
+
+
+def dockerfile_command() -> list[str]:
+    """The Dockerfile's CMD as the words its ``sh -c`` runs (shell quoting undone)."""
+    cmd = next(
+        line for line in (PROJECT_DIR / "Dockerfile").read_text().splitlines()
+        if line.startswith("CMD ")
+    )  # fmt: skip
+    args = json.loads(cmd.removeprefix("CMD "))
+    return shlex.split(args[2]) if args[:2] == ["sh", "-c"] else args
 
 
 def test_all_services_exist() -> None:

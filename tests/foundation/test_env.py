@@ -162,3 +162,9 @@ def test_trusted_proxies_default_to_none_and_refuse_a_bad_entry() -> None:
     ]
     with pytest.raises(ImproperlyConfigured, match="TRUSTED_PROXIES"):
         env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.5,proxy.example"})
+
+
+def test_trusted_proxies_refuse_a_network_uvicorn_would_never_match() -> None:
+    """uvicorn takes ``10.0.0.5/8`` for a name, not a network, and never trusts it: stop instead."""
+    with pytest.raises(ImproperlyConfigured, match=r"10\.0\.0\.5/8"):
+        env.trusted_proxies({"TRUSTED_PROXIES": "10.0.0.5/8"})

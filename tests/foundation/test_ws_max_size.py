@@ -7,11 +7,8 @@ line and config passes the bound: uvicorn's default is 16 MiB.
 
 from __future__ import annotations
 
-import json
-
 from harbormaster.demo_serving import uvicorn_config
-from tests.foundation.processes import PROJECT_DIR
-from tests.foundation.test_compose import command_text
+from tests.foundation.test_compose import command_text, dockerfile_command
 from web.sockets.consumers import MAX_FRAME_CHARS
 from web.sockets.limits import WS_MAX_SIZE
 
@@ -29,9 +26,5 @@ def test_docker_compose_passes_it() -> None:
 
 
 def test_the_dockerfile_passes_it() -> None:
-    cmd = next(
-        line for line in (PROJECT_DIR / "Dockerfile").read_text().splitlines()
-        if line.startswith("CMD ")
-    )  # fmt: skip
-    args = json.loads(cmd.removeprefix("CMD "))
+    args = dockerfile_command()
     assert args[args.index("--ws-max-size") + 1] == str(WS_MAX_SIZE)

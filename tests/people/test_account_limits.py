@@ -1,4 +1,5 @@
-"""allauth's own sign-in lock answers 429, and sign-up does not tell who has an account."""
+"""The sign-in limit answers 429 at the project's numbers, and sign-up does not tell who has
+an account."""
 
 from __future__ import annotations
 
@@ -17,23 +18,39 @@ pytestmark = pytest.mark.django_db
 GOOD_PASSWORD = "tidal-harbour-47-lanterns"
 
 
-def sign_in(client: Client, password: str) -> object:
-    return client.post(reverse("account_login"), {"login": "pieter", "password": password})
+def sign_in(client: Client, password: str, login: str = "pieter", address: str = "192.0.2.1"):
+    return client.post(
+        reverse("account_login"), {"login": login, "password": password}, REMOTE_ADDR=address
+    )
 
 
-def test_allauths_lock_after_five_failures_answers_429_with_retry_after(client: Client) -> None:
-    """The project's settings: allauth locks a username after 5 failures in 300 s, before
-    the project's own throttle (10); the lock is a 429 as the docs say, not a 200 form."""
+def test_after_ten_failures_for_an_account_sign_in_answers_429_with_retry_after(
+    client: Client,
+) -> None:
+    """The project's settings: an account is locked after 10 failures in 15 minutes,
+    from any addresses; the lock is a 429 as the docs say, not a 200 form."""
     UserFactory(username="pieter")
-    for _ in range(5):
-        response = sign_in(client, "wrong-guess")
+    for i in range(10):
+        response = sign_in(client, "wrong-guess", address=f"192.0.2.{i + 1}")
         assert response.status_code == 200
         assert "not correct" in response.content.decode()
-    response = sign_in(client, DEFAULT_PASSWORD)
+    response = sign_in(client, DEFAULT_PASSWORD, address="192.0.2.99")
     assert response.status_code == 429
-    assert response["Retry-After"] == "300"
+    assert response["Retry-After"] == "900"
     assert "Too many failed login attempts" in response.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+def test_after_thirty_failures_from_an_address_sign_in_answers_429(client: Client) -> None:
+    """The project's settings: an address is locked after 30 failures in 15 minutes,
+    whichever accounts it names; another address is not held up."""
+    UserFactory(username="pieter")
+    for i in range(30):
+        assert sign_in(client, "wrong-guess", login=f"nobody-{i}").status_code == 200
+    response = sign_in(client, DEFAULT_PASSWORD)
+    assert response.status_code == 429
+    assert "Too many failed login attempts" in response.content.decode()
+    assert sign_in(client, DEFAULT_PASSWORD, address="192.0.2.2").status_code == 302
 
 
 def test_a_wrong_password_alone_is_still_a_200_form(client: Client) -> None:

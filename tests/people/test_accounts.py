@@ -124,22 +124,6 @@ def test_wrong_password_is_refused(client: Client) -> None:
     assert "_auth_user_id" not in client.session
 
 
-def test_sign_in_is_throttled_per_account(client: Client, settings) -> None:
-    """The project's login throttle counts allauth's sign-ins too, and says so plainly."""
-    settings.LOGIN_FAILURES_PER_ACCOUNT = 2
-    settings.ACCOUNT_RATE_LIMITS = False  # allauth's own limit off: show ours
-    UserFactory(username="pieter")
-    for _ in range(2):
-        client.post(reverse("account_login"), {"login": "pieter", "password": "wrong-guess"})
-    response = client.post(
-        reverse("account_login"), {"login": "pieter", "password": DEFAULT_PASSWORD}
-    )
-    assert response.status_code == 429
-    assert int(response["Retry-After"]) > 0
-    assert "Too many failed logins" in response.content.decode()
-    assert "_auth_user_id" not in client.session
-
-
 def test_the_admin_login_still_works(client: Client) -> None:
     UserFactory(username="boss", admin=True)
     response = client.post(

@@ -45,10 +45,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
 from django.db.models.signals import post_delete, post_save
 
 from web.cache import versioned
-from web.http.login_throttle import ThrottledModelBackend
 
 NAME = "auth-user"
 DEFAULT_SECONDS = 300
@@ -74,8 +74,8 @@ def cached_user(user_id: Any) -> Any:
     return versioned.read(NAME, user_id, lambda: _load(user_id), seconds())
 
 
-class CachedUserBackend(ThrottledModelBackend):
-    """The project's backend (throttled sign-in) whose ``get_user`` reads through the cache."""
+class CachedUserBackend(ModelBackend):
+    """The project's backend: Django's, whose ``get_user`` reads through the cache."""
 
     def get_user(self, user_id: Any) -> Any:
         user = cached_user(user_id)

@@ -3,9 +3,10 @@
 DRF's own throttles identify an anonymous client by ``X-Forwarded-For`` when
 it is present (``NUM_PROXIES`` unset), which a client writes itself: a
 rotating header made every request a new client. Here the ident is
-:func:`common.client_address.throttle_ident`, which believes the header
-only from ``TRUSTED_PROXIES``. Counts live in Django's cache (Redis with
-servers), so every server process shares them.
+:func:`common.client_address.throttle_ident`: ``REMOTE_ADDR`` as uvicorn set
+it (the header believed only from ``TRUSTED_PROXIES``), an IPv6 client by its
+/64. Counts live in Django's cache (Redis with servers), so every server
+process shares them.
 """
 
 from __future__ import annotations

@@ -6,11 +6,9 @@ through :mod:`people.services`.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from allauth.account.views import LoginView
-from allauth.core.internal.ratelimit import get_rates
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -24,7 +22,7 @@ from people import selectors, services
 from stats.selectors.pages import competitor_sections
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
-from web.http import login_throttle
+from web.http import login_limit
 from web.people import waiting
 from web.people.forms import ConsentForm
 
@@ -113,46 +111,16 @@ def _games_section(request: HttpRequest, competitor: Competitor) -> dict[str, ob
 
 
 class ThrottledLoginView(LoginView):
-    """allauth's sign-in; an attempt either login limit refused answers 429 with Retry-After.
+    """allauth's sign-in; an attempt the login limit refused answers 429 with Retry-After.
 
-    The form already says why (``web.people.adapter``, or allauth's own "too many
-    failed login attempts"); the status tells scripts, as the admin's login
-    page and the API's token exchange do. Two limits apply: the project's
-    throttle (``web.http.login_throttle``) and allauth's ``login_failed``
-    rate limit (``ACCOUNT_RATE_LIMITS``), which allauth itself reports as a
-    form error with status 200.
+    The form already says why (allauth's "too many failed login attempts",
+    from its ``login_failed`` rate limit, ``web.http.login_limit``), but with
+    status 200; the status tells scripts, as the admin's login page and the
+    API's token exchange do.
     """
-
-    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        response = super().post(request, *args, **kwargs)
-        refused = login_throttle.refusal(request)
-        if refused is not None and response.status_code == 200:
-            response.status_code = 429
-            response["Retry-After"] = str(refused.retry_after)
-        return response
 
     def form_invalid(self, form: Any) -> HttpResponse:
         response = super().form_invalid(form)
-        if response.status_code == 200 and ALLAUTH_LOCKED in _error_codes(form):
-            response.status_code = 429
-            response["Retry-After"] = str(allauth_lock_seconds())
+        if response.status_code == 200 and login_limit.refused(form):
+            return login_limit.too_many(response)
         return response
-
-
-ALLAUTH_LOCKED = "too_many_login_attempts"
-"""The code of allauth's form error when its ``login_failed`` rate limit refuses a sign-in."""
-
-
-def _error_codes(form: Any) -> set[str]:
-    return {error.code for errors in form.errors.as_data().values() for error in errors}
-
-
-def allauth_lock_seconds() -> int:
-    """An upper bound on how long allauth's ``login_failed`` lock lasts: its longest period.
-
-    allauth keeps the times of counted failures for each rate's period, and a
-    refused attempt adds none to the rate that refused it, so once the longest
-    period has passed every failure counted until now has expired.
-    """
-    rates = get_rates(app="allauth.account", action="login_failed")
-    return math.ceil(max((rate.duration for rate in rates), default=1))

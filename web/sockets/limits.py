@@ -10,7 +10,7 @@ each of its keys before it is accepted, and is refused (close code
 * ``user:<id>`` for a signed-in person, else ``session:<key>`` when the
   browser has a session: :data:`PER_CLIENT` (several tabs, a few games);
 * ``address:<ip>`` (the IPv4 address or the IPv6 /64, as the throttles count,
-  :func:`common.client_address.throttle_ident`): :data:`PER_ADDRESS`,
+  :func:`common.client_address.scope_ident`): :data:`PER_ADDRESS`,
   so that clients without a session are bounded too, while people behind
   one NAT still fit;
 * ``game:<id>``: :data:`PER_GAME`, spectators included.
@@ -43,7 +43,7 @@ import redis
 from django.conf import settings
 from django.db import connections
 
-from common.client_address import throttle_ident
+from common.client_address import scope_ident
 
 log = logging.getLogger(__name__)
 
@@ -120,20 +120,9 @@ def limits_for(scope: dict[str, Any], game_id: int) -> list[Limit]:
     return limits
 
 
-class _Meta:
-    """The part of a request :mod:`common.client_address` reads, from an ASGI scope."""
-
-    def __init__(self, scope: dict[str, Any]) -> None:
-        client = scope.get("client") or ("", 0)
-        self.META = {"REMOTE_ADDR": client[0] or ""}
-        forwarded = [v for k, v in scope.get("headers", []) if k.lower() == b"x-forwarded-for"]
-        if forwarded:
-            self.META["HTTP_X_FORWARDED_FOR"] = b",".join(forwarded).decode("latin-1")
-
-
 def address_of(scope: dict[str, Any]) -> str:
     """What the address limit counts per: the throttles' identity of the socket's client."""
-    return throttle_ident(_Meta(scope))
+    return scope_ident(scope)
 
 
 def take(limits: list[Limit]) -> Places:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import authenticate
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -30,7 +30,7 @@ from web.api.bots import visibility
 from web.api.bots.permissions import IsBotOwner
 from web.api.toolkit.pagination import MoveLogPagination
 from web.api.toolkit.parsers import FlatFormParser, LimitedJSONParser
-from web.http import login_throttle
+from web.http import login_limit
 
 CONFLICT = OpenApiResponse(description="Not allowed in the bot's current state; `detail` says why.")
 NOT_FOUND = OpenApiResponse(description="No such bot among yours.")
@@ -300,7 +300,7 @@ class TokenView(APIView):
     """Exchange a username and password for the API token (created on first use).
 
     Failed logins are limited per account and per address like every login
-    (``web.http.login_throttle``); the ``auth-token`` scope limits all
+    (``web.http.login_limit``); the ``auth-token`` scope limits all
     requests per address besides.
     """
 
@@ -325,14 +325,18 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         body = s.TokenRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        user = authenticate(
-            request,
-            username=body.validated_data["username"],
-            password=body.validated_data["password"],
-        )
-        refused = login_throttle.refusal(request)
-        if refused is not None:
-            raise exceptions.Throttled(wait=refused.retry_after, detail=refused.message)
+        try:
+            user = login_limit.authenticate(
+                request,
+                username=body.validated_data["username"],
+                password=body.validated_data["password"],
+            )
+        except ValidationError as refusal:
+            if refusal.code != login_limit.LOCKED:
+                raise
+            raise exceptions.Throttled(
+                wait=login_limit.retry_after(), detail=refusal.messages[0]
+            ) from None
         if user is None or not user.is_active:
             raise exceptions.ValidationError(
                 {"non_field_errors": ["wrong username or password"]}, code="authorization"

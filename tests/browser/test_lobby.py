@@ -9,67 +9,49 @@ must not scroll sideways.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from lobby import services
 from lobby.models import LobbyTable
-from tests.browser_site import artefacts, server, session_for, wait_for
-from tests.tournaments.boards.webdriver import MISSING, Browser
+from tests.browser.chromium import console_errors, needs_chromium, page_screenshot, start
+from tests.browser.site import sign_in, wait_for
+from tests.lobby.conftest import bot, person
 
-from .conftest import bot, person
-
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.postgres,
-    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
-]
-__all__ = ["server"]  # the fixture, imported for its name
-
-
-@pytest.fixture(autouse=True)
-def games_stay_put() -> None:
-    """Here the referee may start the game: nothing but people and a bot that never answers."""
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return artefacts(tmp_path, "lobby")
-
-
-def sign_in(browser: Browser, user) -> None:
-    browser.cmd(
-        "POST",
-        "/cookie",
-        {"cookie": {"name": "sessionid", "value": session_for(user), "path": "/"}},
-    )
+# Unlike tests/lobby/, the referee may start the game here (no games_stay_put): nothing
+# but people and a bot that never answers.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, needs_chromium]
+SHOTS = "lobby"
 
 
 def test_the_host_sees_a_join_and_is_sent_to_the_game(server, shots) -> None:
     host, guest = person("hana"), person("gus")
     table = services.create_table(host, "cargo_noir", 3, "standard", False, [None, None])
-    with Browser(1280, 900) as browser:
+    with start(1280, 900) as browser:
         browser.get(f"{server}/lobby/")
         sign_in(browser, host)
         browser.get(f"{server}/lobby/tables/{table.pk}/")
-        assert "1 of 3 seats filled" in browser.run("return document.body.textContent")
+        assert "1 of 3 seats filled" in browser.execute_script("return document.body.textContent")
         services.join(table, guest)
         wait_for(
             lambda: (
-                "gus" in browser.run("return document.getElementById('lobby-table').textContent")
+                "gus"
+                in browser.execute_script(
+                    "return document.getElementById('lobby-table').textContent"
+                )
             ),
             "the join to appear",
         )
-        browser.screenshot(shots / "table-host.png")
+        page_screenshot(browser, shots / "table-host.png")
         services.join(table, person("tess"))
         table.refresh_from_db()
         wait_for(
-            lambda: browser.run("return location.pathname") == f"/games/{table.game_id}/play/",
+            lambda: (
+                browser.execute_script("return location.pathname")
+                == f"/games/{table.game_id}/play/"
+            ),
             "the play page",
         )
-        console = [e for e in browser.console_errors() if "favicon.ico" not in e]
-        assert console == []
+        assert console_errors(browser) == []
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -81,14 +63,14 @@ def test_the_lobby_page_fits_the_screen(server, shots, width) -> None:
     services.create_table(host, "manila", 4, "quick", False, [greedy.pk, None, None])
     other = person("marguerite-of-the-long-name")
     services.create_table(other, "grog_island", 2, "relaxed", True, [None])
-    with Browser(width, 900, phone=width < 500) as browser:
+    with start(width, 900, phone=width < 500) as browser:
         browser.get(f"{server}/lobby/")
-        browser.screenshot(shots / f"lobby-anonymous-{width}.png")
+        page_screenshot(browser, shots / f"lobby-anonymous-{width}.png")
         sign_in(browser, host)
         browser.get(f"{server}/lobby/")
-        wide = browser.run("return document.documentElement.scrollWidth")
-        browser.screenshot(shots / f"lobby-{width}.png")
-        culprits = browser.run(
+        wide = browser.execute_script("return document.documentElement.scrollWidth")
+        page_screenshot(browser, shots / f"lobby-{width}.png")
+        culprits = browser.execute_script(
             "return [...document.querySelectorAll('main *')].filter(e => "
             "e.getBoundingClientRect().right > arguments[0]).slice(0, 8)"
             ".map(e => e.tagName + '.' + e.className)",
@@ -96,6 +78,5 @@ def test_the_lobby_page_fits_the_screen(server, shots, width) -> None:
         )
         assert wide <= width, f"the page scrolls sideways at {width}px ({wide}px): {culprits}"
         browser.get(f"{server}/lobby/tables/{LobbyTable.objects.order_by('pk').first().pk}/")
-        browser.screenshot(shots / f"table-{width}.png")
-        console = [e for e in browser.console_errors() if "favicon.ico" not in e]
-        assert console == []
+        page_screenshot(browser, shots / f"table-{width}.png")
+        assert console_errors(browser) == []

@@ -1,4 +1,4 @@
-"""The Manila and Batavia boards in a real browser (headless Chromium over WebDriver).
+"""The Manila and Batavia boards in a real browser (headless Chromium driven by Selenium).
 
 For positions at the start, middle and end of seeded games, seen by the seat to
 move, another seat and a spectator: the board draws without a JavaScript error,
@@ -11,22 +11,20 @@ reason where Chromium or its driver is missing (``.ci/run`` installs both).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
 
 import engines
 from engines import CHANCE, Dealer
 from games.selectors.boards import board_model, random_position
+from tests.browser.chromium import console_errors, needs_chromium, page_screenshot, start
 
-from .webdriver import MISSING, Browser
-
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
+SHOTS = "boards"
 
 # (engine, players, seed, plies before looking for the next decision)
 GAMES = [("manila", 3, 5, 0), ("manila", 4, 8, 60), ("batavia", 4, 5, 0), ("batavia", 3, 7, 150)]
@@ -43,54 +41,44 @@ def decision(slug: str, players: int, seed: int, start: int) -> tuple[int, int]:
         plies += 1
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / "boards" if root else tmp_path_factory.mktemp("board-shots")
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\nboard screenshots: {where}")
-    return where
-
-
-def check_board(browser: Browser, url: str, legal: int, shot: Path) -> None:
+def check_board(browser: WebDriver, url: str, legal: int, shot: Path) -> None:
     browser.get(url)
-    errors = browser.run("return window.boardErrors;")
-    console = [e for e in browser.console_errors() if "favicon.ico" not in e]
+    errors = browser.execute_script("return window.boardErrors;")
+    console = console_errors(browser)
     assert errors == [] and console == [], f"{url}: {errors} {console}"
-    assert browser.run("return document.querySelector('#board .hm-board') !== null;"), url
-    indices = browser.run(
+    drawn = browser.execute_script("return document.querySelector('#board .hm-board') !== null;")
+    assert drawn, url
+    indices = browser.execute_script(
         "return Array.from(document.querySelectorAll('#board .hm-control'))"
         ".filter(b => !b.disabled).map(b => Number(b.getAttribute('data-action-index')));"
     )
     assert sorted(indices) == list(range(legal)), f"{url}: controls {sorted(indices)}"
-    browser.screenshot(shot)
+    page_screenshot(browser, shot)
     if not legal:
         return
-    controls = browser.find_all("#board .hm-control[data-action-index]")
+    controls = browser.find_elements(By.CSS_SELECTOR, "#board .hm-control[data-action-index]")
     for element in {0: controls[0], 1: controls[-1]}.values():
-        clicked = int(
-            browser.run("return arguments[0].getAttribute('data-action-index');", element)
-        )
-        browser.click(element)
-        chosen = browser.run(
+        clicked = int(element.get_dom_attribute("data-action-index"))
+        element.click()
+        chosen = browser.execute_script(
             "return document.getElementById('board-chosen').getAttribute('data-chosen-index');"
         )
         assert int(chosen) == clicked
-    still = browser.run(
+    still = browser.execute_script(
         "HMBoards.setBusy(document.getElementById('board'), true);"
         "return document.querySelectorAll('#board .hm-control:not(:disabled)').length;"
     )
     assert still == 0, "setBusy left controls clickable"
 
 
-@pytest.mark.parametrize(("slug", "players", "seed", "start"), GAMES)
-def test_board_positions(live_server, shots, slug, players, seed, start) -> None:
-    plies, mover = decision(slug, players, seed, start)
+@pytest.mark.parametrize(("slug", "players", "seed", "first"), GAMES)
+def test_board_positions(live_server, shots, slug, players, seed, first) -> None:
+    plies, mover = decision(slug, players, seed, first)
     state = random_position(slug, players, seed, plies)
     legal = len(state.legal_actions(mover))
     other = (mover + 1) % players
     base = f"{live_server.url}/boards/{slug}/?players={players}&seed={seed}&plies={plies}"
-    with Browser(width=1280, height=1000) as browser:
+    with start(1280, 1000) as browser:
         check_board(
             browser, f"{base}&seat={mover}", legal, shots / f"{slug}-{plies}-seat{mover}.png"
         )
@@ -104,19 +92,19 @@ def test_board_at_the_end_and_on_a_phone(live_server, shots, slug) -> None:
     plies, mover = decision(slug, 3, 2, 30)
     base = f"{live_server.url}/boards/{slug}/?players=3&seed=2"
     legal = len(random_position(slug, 3, 2, plies).legal_actions(mover))
-    with Browser(phone=True) as phone:
+    with start(phone=True) as phone:
         check_board(
             phone, f"{base}&plies={plies}&seat={mover}", legal, shots / f"{slug}-phone-{plies}.png"
         )
-        width = phone.run("return document.documentElement.scrollWidth;")
+        width = phone.execute_script("return document.documentElement.scrollWidth;")
         assert width <= 390, f"the page is {width} px wide on a 390 px phone"
-        wide = phone.run(
+        wide = phone.execute_script(
             "return Array.from(document.querySelectorAll('#board table'))"
             ".filter(t => t.scrollWidth > t.parentElement.clientWidth + 1).length;"
         )
         assert wide == 0, "a board table is wider than the phone"
         check_board(phone, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-phone-end.png")
-    with Browser() as desktop:
+    with start() as desktop:
         check_board(desktop, f"{base}&plies=5000&seat=0", 0, shots / f"{slug}-end-seat0.png")
 
 
@@ -176,10 +164,10 @@ def test_every_phase_of_a_whole_game_gets_its_controls(
     """Across a whole game, each legal action has exactly one control, on the board itself."""
     models = decision_models(slug, players, seed, every)
     assert len({e["action"]["type"] for m in models for e in m["legal"]}) == kinds
-    with Browser() as browser:
+    with start() as browser:
         browser.get(f"{live_server.url}/boards/{slug}/?players={players}")
-        results = browser.run(RENDER_ALL, models)
-        assert browser.run("return window.boardErrors;") == []
+        results = browser.execute_script(RENDER_ALL, models)
+        assert browser.execute_script("return window.boardErrors;") == []
     for model, result in zip(models, results, strict=True):
         where = f"{slug} {model['view'].get('phase')}: {[e['text'] for e in model['legal']][:5]}"
         assert "error" not in result, f"{where}: {result.get('error')}"

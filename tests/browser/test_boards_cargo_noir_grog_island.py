@@ -1,6 +1,6 @@
 """The Cargo Noir and Grog Island boards in a real browser (issue 15).
 
-Headless Chromium, driven through Debian's chromedriver, opens the board
+Headless Chromium, driven by Selenium through Debian's chromedriver, opens the board
 preview page (``/boards/<engine>/``) of seeded games at their start, middle
 and end, for the seat to move and for a spectator, and checks what a player
 relies on: the page runs without a JavaScript error, there is exactly one
@@ -8,27 +8,31 @@ clickable control per legal action (and none for a spectator or a seat that is
 not to move), every control sits on the board rather than in the fallback list,
 and a click reports the index of the legal action it stands for. A seat's
 secret cards appear only on its own board. Screenshots of each board at 1200
-and 390 px are saved as test artefacts (``HM_ARTEFACTS``, default under the
-system's temporary directory). Skipped, saying why, without the browser.
+and 390 px are saved as test artefacts (``$HM_ARTEFACTS/boards``, else a
+temporary directory the test prints). Skipped, saying why, without the browser.
+
+These tests want every JavaScript error from the first line of a document on,
+not only what reaches the browser log, so a script injected through the
+DevTools protocol records ``window.onerror``, unhandled promise rejections and
+``console.error`` into ``window.hmErrors``.
 """
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from engines import CHANCE, Dealer
 from games.selectors.boards import board_model, random_position
+from tests.browser.chromium import needs_chromium, start
 
-from .webdriver import MISSING, Browser
-
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
-
-ARTEFACTS = Path(os.environ.get("HM_ARTEFACTS") or Path(tempfile.gettempdir()) / "hm-artefacts")
+pytestmark = needs_chromium
+SHOTS = "boards"
 
 # (engine, players, seed, plies, seat): "mover" = the seat to move at the first ply from
 # `plies` on where a seat (not chance) is to move; None = a spectator.
@@ -55,10 +59,47 @@ def position(engine: str, players: int, seed: int, plies: int, seat):
     return plies, seat, state
 
 
+CATCH_ERRORS = """
+window.hmErrors = [];
+window.addEventListener("error", function (e) { window.hmErrors.push("error: " + e.message); });
+window.addEventListener("unhandledrejection", function (e) {
+  window.hmErrors.push("rejection: " + e.reason);
+});
+(function () {
+  var original = console.error;
+  console.error = function () {
+    window.hmErrors.push("console: " + Array.prototype.join.call(arguments, " "));
+    return original.apply(console, arguments);
+  };
+})();
+"""
+
+
 @pytest.fixture(scope="module")
-def browser():
-    with Browser(width=1200, height=900) as session:
+def browser() -> Iterator[WebDriver]:
+    """One session for the module, recording each page's errors in ``window.hmErrors``."""
+    with start(1200, 900) as session:
+        session.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CATCH_ERRORS})
         yield session
+
+
+def _metrics(browser: WebDriver, width: int, height: int) -> None:
+    mobile = width < 500  # a headless window is never narrower than 500 px: emulate
+    params = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", params)
+
+
+def screenshot_at(browser: WebDriver, path: Path, width: int) -> Path:
+    """The whole page as a PNG, laid out ``width`` px wide."""
+    _metrics(browser, width, 900)
+    try:
+        height = browser.execute_script("return document.documentElement.scrollHeight;")
+        _metrics(browser, width, min(height, 8000))
+        png = browser.get_screenshot_as_png()
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    path.write_bytes(png)
+    return path
 
 
 CONTROLS = """
@@ -78,12 +119,14 @@ return {
 
 
 @pytest.mark.parametrize(("engine", "players", "seed", "plies", "seat"), CASES)
-def test_board_in_the_browser(browser, live_server, engine, players, seed, plies, seat) -> None:
+def test_board_in_the_browser(
+    browser, live_server, shots, engine, players, seed, plies, seat
+) -> None:
     plies, seat, state = position(engine, players, seed, plies, seat)
     legal = board_model(state, seat)["legal"]
     query = f"players={players}&seed={seed}&plies={plies}&seat={'' if seat is None else seat}"
     browser.get(f"{live_server.url}/boards/{engine}/?{query}")
-    found = browser.run(CONTROLS, engine)
+    found = browser.execute_script(CONTROLS, engine)
 
     assert found["errors"] == [], found["errors"]
     assert found["drawn"] and not found["missing"]
@@ -101,18 +144,20 @@ def test_board_in_the_browser(browser, live_server, engine, players, seed, plies
 
     who = "spectator" if seat is None else f"seat{seat}"
     name = f"{engine}-{players}p-seed{seed}-ply{plies}-{who}"
-    browser.screenshot_at(ARTEFACTS / "boards" / f"{name}-1200.png", 1200)
-    browser.screenshot_at(ARTEFACTS / "boards" / f"{name}-390.png", 390)
+    screenshot_at(browser, shots / f"{name}-1200.png", 1200)
+    screenshot_at(browser, shots / f"{name}-390.png", 390)
 
     if legal:
         entry = legal[len(legal) // 2]
-        (button,) = browser.find_all(f'#board button[data-action-index="{entry["index"]}"]')
-        browser.click(button)
-        chosen = browser.run(
+        (button,) = browser.find_elements(
+            By.CSS_SELECTOR, f'#board button[data-action-index="{entry["index"]}"]'
+        )
+        button.click()
+        chosen = browser.execute_script(
             'return document.getElementById("board-chosen").getAttribute("data-chosen-index");'
         )
         assert chosen == str(entry["index"])
-        assert browser.run("return window.hmErrors;") == []
+        assert browser.execute_script("return window.hmErrors;") == []
 
 
 def decision_models(engine: str, players: int, seed: int) -> list[dict]:
@@ -172,7 +217,7 @@ return results;
 def test_every_kind_of_decision_has_its_controls(browser, live_server, engine, players) -> None:
     models = decision_models(engine, players, seed=11)
     browser.get(f"{live_server.url}/boards/{engine}/?players={players}&seed=11")
-    results = browser.run(RENDER_ALL, models)
+    results = browser.execute_script(RENDER_ALL, models)
     assert len(results) == len(models) > 10
     for model, found in zip(models, results, strict=True):
         expected = [entry["index"] for entry in model["legal"]]

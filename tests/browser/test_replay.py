@@ -1,4 +1,4 @@
-"""The game page's board replay in a real browser (headless Chromium over WebDriver).
+"""The game page's board replay in a real browser (headless Chromium driven by Selenium).
 
 A finished Manila game with a bot seat: the board loads from ``boards.json``,
 steps forward and back with the buttons and the arrow keys, jumps to the end,
@@ -10,23 +10,21 @@ driver is missing (``.ci/run`` installs both).
 
 from __future__ import annotations
 
-import base64
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from games.models import Move
+from tests.browser.chromium import console_errors, needs_chromium, start, window_screenshot
 from tests.factories import CompetitorFactory
-from tests.tournaments.boards.webdriver import MISSING, Browser
 from tests.tournaments.played import played_game
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
+SHOTS = "replay"
 
 DRAWN = (
     "var b = document.getElementById('board');"
@@ -35,48 +33,39 @@ DRAWN = (
 )
 
 
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / "replay" if root else tmp_path_factory.mktemp("replay-shots")
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\nreplay screenshots: {where}")
-    return where
-
-
-def wait_for(browser: Browser, expected: list[Any], timeout: float = 15.0) -> None:
+def wait_for(browser: WebDriver, expected: list[Any], timeout: float = 15.0) -> None:
     """Poll until the board shows ``[position, seat, drawn]``."""
     deadline = time.monotonic() + timeout
     seen = None
     while time.monotonic() < deadline:
-        seen = browser.run(DRAWN)
+        seen = browser.execute_script(DRAWN)
         if seen == expected:
             return
         time.sleep(0.05)
     raise AssertionError(f"board shows {seen}, expected {expected}")
 
 
-def no_errors(browser: Browser) -> None:
-    errors = browser.run("return window.boardErrors;")
-    console = [e for e in browser.console_errors() if "favicon.ico" not in e]
+def no_errors(browser: WebDriver) -> None:
+    errors = browser.execute_script("return window.boardErrors;")
+    console = console_errors(browser)
     assert errors == [] and console == [], f"{errors} {console}"
 
 
-def viewport_shot(browser: Browser, path: Path) -> None:
-    browser.run("document.getElementById('stepper').scrollIntoView();")
-    path.write_bytes(base64.b64decode(browser.cmd("GET", "/screenshot")))
+def viewport_shot(browser: WebDriver, path: Path) -> None:
+    browser.execute_script("document.getElementById('stepper').scrollIntoView();")
+    window_screenshot(browser, path)
 
 
-def key(browser: Browser, name: str) -> None:
-    browser.run(
+def key(browser: WebDriver, name: str) -> None:
+    browser.execute_script(
         "document.body.dispatchEvent("
         "new KeyboardEvent('keydown', {key: arguments[0], bubbles: true}));",
         name,
     )
 
 
-def click(browser: Browser, step: str) -> None:
-    browser.click(browser.find_all(f'#stepper button[data-step="{step}"]')[0])
+def click(browser: WebDriver, step: str) -> None:
+    browser.find_elements(By.CSS_SELECTOR, f'#stepper button[data-step="{step}"]')[0].click()
 
 
 @pytest.fixture
@@ -91,7 +80,7 @@ def game():
 def test_stepping_and_switching_seats(live_server, shots, game) -> None:
     last = str(game.next_ply)
     page = f"{live_server.url}/games/{game.pk}/"
-    with Browser(width=1280, height=1000) as browser:
+    with start(1280, 1000) as browser:
         browser.get(page)
         wait_for(browser, [last, "spectator", True])
         no_errors(browser)
@@ -107,21 +96,21 @@ def test_stepping_and_switching_seats(live_server, shots, game) -> None:
         wait_for(browser, ["0", "spectator", True])
         # A decision of the bot's seat, far enough into the game to be interesting.
         ply = Move.objects.filter(game=game, seat=2, ply__gte=40).order_by("ply").first().ply
-        browser.run(
+        browser.execute_script(
             "var s = document.querySelector('#stepper input[type=range]');"
             "s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
             str(ply),
         )
         wait_for(browser, [str(ply), "spectator", True])
-        browser.run(
+        browser.execute_script(
             "var s = document.getElementById('replay-seat'); s.value = '2';"
             "s.dispatchEvent(new Event('change'));"
         )
         wait_for(browser, [str(ply), "2", True])
-        text = browser.run("return document.getElementById('replay-move').textContent;")
+        text = browser.execute_script("return document.getElementById('replay-move').textContent;")
         assert "example/harbour-bot" in text and "42 ms" in text and "offered" in text
         # The offered actions are drawn but cannot be clicked: a replay plays nothing.
-        enabled = browser.run(
+        enabled = browser.execute_script(
             "return Array.from(document.querySelectorAll('#board .hm-control'))"
             ".filter(b => !b.disabled).length;"
         )
@@ -129,14 +118,14 @@ def test_stepping_and_switching_seats(live_server, shots, game) -> None:
         viewport_shot(browser, shots / "manila-replay-seat2-desktop.png")
         click(browser, "last")
         wait_for(browser, [last, "2", True])
-        browser.run(
+        browser.execute_script(
             "var s = document.getElementById('replay-seat'); s.value = 'spectator';"
             "s.dispatchEvent(new Event('change'));"
         )
         wait_for(browser, [last, "spectator", True])
         viewport_shot(browser, shots / "manila-replay-end-desktop.png")
         no_errors(browser)
-    with Browser(phone=True) as phone:
+    with start(phone=True) as phone:
         phone.get(page)
         wait_for(phone, [last, "spectator", True])
         key(phone, "Home")
@@ -150,10 +139,10 @@ def test_stepping_and_switching_seats(live_server, shots, game) -> None:
 def test_a_running_game_shows_the_spectators_board_and_no_seat_choice(live_server, shots) -> None:
     players = [CompetitorFactory(name=n, kind="person") for n in ("Ana", "Ben", "Cy")]
     game = played_game("manila", players, seed="replay-running", plies=25)
-    with Browser(width=1280, height=1000) as browser:
+    with start(1280, 1000) as browser:
         browser.get(f"{live_server.url}/games/{game.pk}/")
         wait_for(browser, ["25", "spectator", True])
-        assert browser.find_all("#replay-seat") == []
+        assert browser.find_elements(By.CSS_SELECTOR, "#replay-seat") == []
         key(browser, "ArrowLeft")
         wait_for(browser, ["24", "spectator", True])
         viewport_shot(browser, shots / "manila-running-desktop.png")
@@ -167,10 +156,10 @@ def test_a_game_of_older_rules_gets_its_board_up_to_the_last_ply_that_replays(
     game = played_game("manila", players, seed="replay-legacy")
     Move.objects.filter(game=game, ply=30).update(action={"type": "no-such-action"})
     type(game).objects.filter(pk=game.pk).update(engine_version="0-old")
-    with Browser(width=1280, height=1000) as browser:
+    with start(1280, 1000) as browser:
         browser.get(f"{live_server.url}/games/{game.pk}/")
         wait_for(browser, ["30", "spectator", True])
         key(browser, "ArrowRight")
         wait_for(browser, ["30", "spectator", True])
-        assert len(browser.find_all("#replay li.ply")) == game.next_ply
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#replay li.ply")) == game.next_ply
         no_errors(browser)

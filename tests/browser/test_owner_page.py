@@ -8,33 +8,29 @@ the test prints).
 
 from __future__ import annotations
 
-import base64
 import json
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
+from selenium.webdriver.common.by import By
 
 from botapi.models import Bot, BotAlert
 from ratings.models import Rating
 from ratings.services.scopes import global_scope
 from tests.botapi.owner_fixtures import game_with_moves, set_created
-from tests.browser_site import artefacts, server, session_for, wait_for
+from tests.browser.chromium import (
+    console_errors,
+    needs_chromium,
+    page_screenshot,
+    start,
+    window_screenshot,
+)
+from tests.browser.site import sign_in, wait_for
 from tests.factories import BotFactory, UserFactory, finished_game
-from tests.tournaments.boards.webdriver import MISSING, Browser
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.postgres,
-    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
-]
-__all__ = ["server"]  # the fixture, imported for its name
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return artefacts(tmp_path, "botlog")
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, needs_chromium]
+SHOTS = "botlog"
 
 
 def a_busy_bot() -> Bot:
@@ -92,41 +88,29 @@ def a_busy_bot() -> Bot:
     return bot
 
 
-def top(browser: Browser, path: Path, width: int) -> None:
-    """A screenshot of what the window shows now (the whole page is too long to read)."""
-    shot = browser.cmd(
-        "POST",
-        "/goog/cdp/execute",
-        {"cmd": "Page.captureScreenshot", "params": {"format": "png"}},
-    )
-    path.write_bytes(base64.b64decode(shot["data"]))
-
-
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_owner_page_reads_well_on_a_phone_and_a_desktop(server, shots, width) -> None:
     bot = a_busy_bot()
-    with Browser(width, 1000, phone=width < 500) as browser:
+    with start(width, 1000, phone=width < 500) as browser:
         browser.get(f"{server}/healthz")
-        cookie = {"name": "sessionid", "value": session_for(bot.owner), "path": "/"}
-        browser.cmd("POST", "/cookie", {"cookie": cookie})
+        sign_in(browser, bot.owner)
         browser.get(f"{server}/bots/{bot.pk}/log/")
-        wait_for(lambda: browser.find_all("#owner-chart canvas"), "the chart")
-        wide = browser.run("return document.documentElement.scrollWidth")
-        culprits = browser.run(
+        wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#owner-chart canvas"), "the chart")
+        wide = browser.execute_script("return document.documentElement.scrollWidth")
+        culprits = browser.execute_script(
             "return [...document.querySelectorAll('main *')].filter(e => "
             "e.getBoundingClientRect().right > arguments[0]).slice(0, 8)"
             ".map(e => e.tagName + '.' + e.className)",
             width,
         )
         assert wide <= width, f"the page scrolls sideways at {width}px ({wide}px): {culprits}"
-        browser.screenshot(shots / f"owner-{width}.png")
-        top(browser, shots / f"owner-{width}-top.png", width)
-        browser.click(browser.find_all(".log-move summary .fault-detail")[0])
-        assert browser.run("return document.querySelector('.log-move.faulty').open")
-        browser.run("document.getElementById('log').scrollIntoView()")
-        top(browser, shots / f"owner-{width}-log.png", width)
+        page_screenshot(browser, shots / f"owner-{width}.png")
+        window_screenshot(browser, shots / f"owner-{width}-top.png")
+        browser.find_elements(By.CSS_SELECTOR, ".log-move summary .fault-detail")[0].click()
+        assert browser.execute_script("return document.querySelector('.log-move.faulty').open")
+        browser.execute_script("document.getElementById('log').scrollIntoView()")
+        window_screenshot(browser, shots / f"owner-{width}-log.png")
         for section in ("chart", "versions"):
-            browser.run(f"document.getElementById('{section}').scrollIntoView()")
-            top(browser, shots / f"owner-{width}-{section}.png", width)
-        console = [e for e in browser.console_errors() if "favicon.ico" not in e]
-        assert console == []
+            browser.execute_script(f"document.getElementById('{section}').scrollIntoView()")
+            window_screenshot(browser, shots / f"owner-{width}-{section}.png")
+        assert console_errors(browser) == []

@@ -1,15 +1,14 @@
-"""What the real-browser tests share: the site served from the test database, and their artefacts.
+"""The site the real-browser tests visit, served from the test database, and signing in to it.
 
 The site runs in a uvicorn subprocess on the test's PostgreSQL database in the
 embedded mode (eager referee, in-memory channel layer), so those tests need
 PostgreSQL: another process cannot see an in-memory SQLite test database.
-Screenshots go to ``$HM_ARTEFACTS/<name>`` (``make test`` sets it to
-``artefacts/``), else to the test's temporary directory.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -18,15 +17,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
+from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.tournaments.boards.webdriver import _free_port
 from web.sockets.limits import WS_MAX_SIZE
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def wait_for(condition: Callable[[], object], what: str, timeout: float = 10) -> object:
@@ -38,6 +36,12 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 10) ->
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.05)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
 
 def _answers(url: str) -> bool:
@@ -58,7 +62,8 @@ def served_site() -> Iterator[str]:
     env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": "", "ALLOWED_HOSTS": "127.0.0.1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "harbormaster.asgi:application",
-         "--host", "127.0.0.1", "--port", str(port), "--ws-max-size", str(WS_MAX_SIZE)],
+         "--host", "127.0.0.1", "--port", str(port), "--ws-max-size", str(WS_MAX_SIZE),
+         "--forwarded-allow-ips", env.get("TRUSTED_PROXIES", "")],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
@@ -68,13 +73,6 @@ def served_site() -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
-
-
-@pytest.fixture
-def server() -> Iterator[str]:
-    """The served site's base URL, for the length of one test."""
-    with served_site() as base:
-        yield base
 
 
 def session_for(user) -> str:
@@ -87,10 +85,6 @@ def session_for(user) -> str:
     return session.session_key
 
 
-def artefacts(tmp_path: Path, name: str) -> Path:
-    """Where a test's screenshots go: ``$HM_ARTEFACTS/<name>``, else ``tmp_path`` (printed)."""
-    root = os.environ.get("HM_ARTEFACTS")
-    where = Path(root) / name if root else tmp_path / name
-    where.mkdir(parents=True, exist_ok=True)
-    print(f"\n{name} screenshots: {where}")
-    return where
+def sign_in(browser: WebDriver, user) -> None:
+    """Sign ``browser`` in as ``user`` on the site it shows now (a session cookie)."""
+    browser.add_cookie({"name": "sessionid", "value": session_for(user), "path": "/"})

@@ -15,20 +15,18 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
 
 from games.models import Game, Move
 from harbormaster.demo import example_bots
 from ratings.models import Rating
-from tests.browser_site import artefacts, served_site, session_for, wait_for
-from tests.tournaments.boards.webdriver import MISSING, Browser
+from tests.browser.chromium import console_errors, needs_chromium, page_screenshot, start
+from tests.browser.person import ENABLED_CONTROLS, open_table, play_by_clicks, sign_up
+from tests.browser.site import served_site, sign_in, wait_for
 
-from .browser_play import ENABLED_CONTROLS, open_table, play_by_clicks, sign_up
-
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.postgres,
-    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, needs_chromium]
+SHOTS = "people-play"
 
 
 CLICKS_BEFORE_RESIGNING = 12
@@ -38,40 +36,39 @@ NOTICES = (
 )
 
 
-def outcome_shown(browser: Browser) -> bool:
-    return browser.run("return !document.getElementById('play-outcome').hidden")
+def outcome_shown(browser: WebDriver) -> bool:
+    return browser.execute_script("return !document.getElementById('play-outcome').hidden")
 
 
-def signed_in_as(browser: Browser, site: str, user) -> None:
+def signed_in_as(browser: WebDriver, site: str, user) -> None:
     browser.get(site + "/healthz")
-    cookie = {"name": "sessionid", "value": session_for(user), "path": "/"}
-    browser.cmd("POST", "/cookie", {"cookie": cookie})
+    sign_in(browser, user)
 
 
 def test_a_new_person_signs_up_and_plays_manila_against_three_example_bots_to_the_end(
-    tmp_path: Path,
+    shots: Path,
 ) -> None:
-    shots = artefacts(tmp_path, "people-play")
-    with example_bots(), served_site() as site, Browser(1280, 1000) as browser:
+    with example_bots(), served_site() as site, start(1280, 1000) as browser:
         sign_up(browser, site, "ada", accepts_bots=True)
         browser.get(site + "/lobby/")
-        browser.screenshot(shots / "lobby.png")
+        page_screenshot(browser, shots / "lobby.png")
         bots = ["examples/greedy", "examples/random-1", "examples/random-2"]
         game_id = open_table(browser, site, "manila", bots, time_control="standard", rated=True)
 
         def shoot(clicks: int) -> None:
             if clicks in (1, 10):
-                browser.screenshot(shots / f"manila-click-{clicks}.png")
+                page_screenshot(browser, shots / f"manila-click-{clicks}.png")
 
         clicks = play_by_clicks(
             browser, game_id, rng=random.Random(1), max_clicks=200, on_click=shoot
         )
         wait_for(lambda: outcome_shown(browser), "the outcome on the page")
-        browser.screenshot(shots / "manila-over.png")
-        assert browser.run("return document.getElementById('play-outcome').textContent").startswith(
-            "Game over"
+        page_screenshot(browser, shots / "manila-over.png")
+        outcome = browser.execute_script(
+            "return document.getElementById('play-outcome').textContent"
         )
-        assert [e for e in browser.console_errors() if "favicon" not in e] == []
+        assert outcome.startswith("Game over")
+        assert console_errors(browser) == []
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.FINISHED and game.rated
     names = list(game.seats.order_by("position").values_list("competitor__name", flat=True))
@@ -84,7 +81,7 @@ def test_a_new_person_signs_up_and_plays_manila_against_three_example_bots_to_th
 
 
 def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
-    tmp_path: Path,
+    shots: Path,
 ) -> None:
     """The watcher's board follows every move and has no controls; the person resigns
     (the page's button, confirmed), a house bot plays their seat to the end, and both pages
@@ -92,16 +89,15 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
 
     The person stops clicking after ``CLICKS_BEFORE_RESIGNING``: a whole game by clicks
     is the Manila test's, and every kind of Grog Island decision's controls are clicked
-    in ``tests/tournaments/boards2/test_boards_browser.py``.
+    in ``tests/browser/test_boards_cargo_noir_grog_island.py``.
     """
-    shots = artefacts(tmp_path, "people-play")
     users = get_user_model().objects
     player, watcher = users.create_user("bea", password="x"), users.create_user("cy", password="x")
     with (
         example_bots(),
         served_site() as site,
-        Browser(1280, 1000) as seat_page,
-        Browser(1280, 1000) as watch_page,
+        start(1280, 1000) as seat_page,
+        start(1280, 1000) as watch_page,
     ):
         signed_in_as(seat_page, site, player)
         game_id = open_table(
@@ -109,12 +105,16 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
         )
         signed_in_as(watch_page, site, watcher)
         watch_page.get(site + "/lobby/")
-        (watch,) = watch_page.find_all(f"a.lobby-watch[href='/games/{game_id}/play/']")
-        watch_page.click(watch)
+        (watch,) = watch_page.find_elements(
+            By.CSS_SELECTOR, f"a.lobby-watch[href='/games/{game_id}/play/']"
+        )
+        watch.click()
         wait_for(
             lambda: (
                 "watching"
-                in watch_page.run("return document.getElementById('play-role').textContent")
+                in watch_page.execute_script(
+                    "return document.getElementById('play-role').textContent"
+                )
             ),
             "the watcher's frame",
         )
@@ -122,12 +122,15 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
 
         def watch_it(clicks: int) -> None:
             watched_plies.add(
-                watch_page.run("return document.getElementById('play').getAttribute('data-ply')")
+                watch_page.execute_script(
+                    "return document.getElementById('play').getAttribute('data-ply')"
+                )
             )
-            assert watch_page.find_all(ENABLED_CONTROLS) == []  # a watcher has no controls
-            if clicks == 20:
-                seat_page.screenshot(shots / "grog-island-seat.png")
-                watch_page.screenshot(shots / "grog-island-watcher.png")
+            # a watcher has no controls
+            assert watch_page.find_elements(By.CSS_SELECTOR, ENABLED_CONTROLS) == []
+            if clicks == CLICKS_BEFORE_RESIGNING:
+                page_screenshot(seat_page, shots / "grog-island-seat.png")
+                page_screenshot(watch_page, shots / "grog-island-watcher.png")
 
         clicks = play_by_clicks(
             seat_page, game_id, rng=random.Random(2), max_clicks=600, on_click=watch_it,
@@ -135,16 +138,16 @@ def test_a_person_and_a_bot_play_grog_island_while_another_person_watches(
         )  # fmt: skip
         assert clicks == CLICKS_BEFORE_RESIGNING
         assert len(watched_plies) > clicks // 2  # the watcher's board followed the game
-        (resign,) = seat_page.find_all("#play-resign")
-        seat_page.click(resign)
-        seat_page.cmd("POST", "/alert/accept", {})  # "Resign? You rank last, ..."
+        (resign,) = seat_page.find_elements(By.CSS_SELECTOR, "#play-resign")
+        resign.click()
+        seat_page.switch_to.alert.accept()  # "Resign? You rank last, ..."
         for browser in (seat_page, watch_page):
             wait_for(lambda b=browser: outcome_shown(b), "the outcome on both pages", 60)
-            (notice,) = browser.run(NOTICES)  # read at once: each frame redraws them
+            (notice,) = browser.execute_script(NOTICES)  # read at once: each frame redraws them
             assert "resigned: a house bot plays for it" in notice
-        watch_page.screenshot(shots / "grog-island-over-watcher.png")
+        page_screenshot(watch_page, shots / "grog-island-over-watcher.png")
         for browser in (seat_page, watch_page):
-            assert [e for e in browser.console_errors() if "favicon" not in e] == []
+            assert console_errors(browser) == []
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.FINISHED
     mine = Move.objects.filter(game=game, seat=0).exclude(source="chance")

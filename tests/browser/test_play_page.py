@@ -11,30 +11,31 @@ which cannot see an in-memory SQLite test database).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from selenium.webdriver.common.by import By
 
 from games.models import Game, Move
 from games.referee.statecache import load_state
 from games.services import create_game
-from tests.browser_site import artefacts, server, session_for, wait_for
-from tests.tournaments.boards.webdriver import MISSING, Browser
-
-from .conftest import people
+from tests.browser.chromium import console_errors, needs_chromium, page_screenshot, start
+from tests.browser.site import sign_in, wait_for
+from tests.tournaments.play.conftest import IN_MEMORY, people
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("eager_referee"),
     pytest.mark.postgres,
-    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
+    needs_chromium,
 ]
-__all__ = ["server"]  # the fixture: uvicorn on this test's database
+SHOTS = "play"
+CONTROLS = "#board .hm-control[data-action-index]:not([disabled])"
 
 
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    return artefacts(tmp_path, "play")
+@pytest.fixture(autouse=True)
+def in_memory_layer(settings) -> None:
+    """This process's news of the game stays in it, as in tests/tournaments/play/ (the served
+    site has a channel layer of its own)."""
+    settings.CHANNEL_LAYERS = IN_MEMORY
 
 
 def test_a_person_plays_a_move_by_clicking_the_board_and_a_spectator_watches(server, shots) -> None:
@@ -44,31 +45,31 @@ def test_a_person_plays_a_move_by_clicking_the_board_and_a_spectator_watches(ser
     mover = load_state(game).to_move[0]
     ply = game.next_ply
     page = f"{server}/games/{game.pk}/play/"
-    with Browser(1280, 1000) as browser:
+    with start(1280, 1000) as browser:
         browser.get(page)
-        wait_for(lambda: browser.find_all("#play-clocks .play-clock"), "the spectator's frame")
-        assert "watching" in browser.run("return document.getElementById('play-role').textContent")
-        assert browser.find_all("#board .hm-control[data-action-index]:not([disabled])") == []
-        browser.screenshot(shots / "manila-spectator.png")
-
-        cookie = {"name": "sessionid", "value": session_for(players[mover].user), "path": "/"}
-        browser.cmd("POST", "/cookie", {"cookie": cookie})
-        browser.get(page)
-        wait_for(lambda: browser.run("return document.title").startswith("▶"), "'your turn'")
-        controls = browser.find_all("#board .hm-control[data-action-index]:not([disabled])")
-        assert len(controls) == len(load_state(game).legal_actions(mover))
-        browser.screenshot(shots / "manila-your-turn.png")
-        browser.click(controls[0])
-        wait_for(lambda: Move.objects.filter(game=game, ply=ply).exists(), "the move")
         wait_for(
-            lambda: not browser.run("return document.title").startswith("▶"), "the turn to pass"
+            lambda: browser.find_elements(By.CSS_SELECTOR, "#play-clocks .play-clock"),
+            "the spectator's frame",
         )
-        assert "Waiting for" in browser.run(
+        role = browser.execute_script("return document.getElementById('play-role').textContent")
+        assert "watching" in role
+        assert browser.find_elements(By.CSS_SELECTOR, CONTROLS) == []
+        page_screenshot(browser, shots / "manila-spectator.png")
+
+        sign_in(browser, players[mover].user)
+        browser.get(page)
+        wait_for(lambda: browser.title.startswith("▶"), "'your turn'")
+        controls = browser.find_elements(By.CSS_SELECTOR, CONTROLS)
+        assert len(controls) == len(load_state(game).legal_actions(mover))
+        page_screenshot(browser, shots / "manila-your-turn.png")
+        controls[0].click()
+        wait_for(lambda: Move.objects.filter(game=game, ply=ply).exists(), "the move")
+        wait_for(lambda: not browser.title.startswith("▶"), "the turn to pass")
+        assert "Waiting for" in browser.execute_script(
             "return document.getElementById('play-turn').textContent"
         )
-        console = [e for e in browser.console_errors() if "favicon.ico" not in e]
-        assert console == []
-        browser.screenshot(shots / "manila-after-move.png")
+        assert console_errors(browser) == []
+        page_screenshot(browser, shots / "manila-after-move.png")
     move = Move.objects.get(game=game, ply=ply)
     assert move.seat == mover and move.source == "person"
     assert Game.objects.get(pk=game.pk).next_ply > ply

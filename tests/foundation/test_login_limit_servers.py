@@ -1,4 +1,4 @@
-"""Login throttling holds across two real server processes, whatever X-Forwarded-For says.
+"""The login limit holds across two real server processes, whatever X-Forwarded-For says.
 
 Two uvicorn processes share this test's PostgreSQL database and the run's
 Redis, as deployed servers do. Guesses alternate between them, each with a new
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from allauth.core.internal.ratelimit import get_rates
 from django.conf import settings
 
 from tests.factories import DEFAULT_PASSWORD, UserFactory
@@ -54,6 +55,12 @@ def random_public() -> str:
 
 
 PROXY = random_loopback()
+
+
+def limit_of(per: str) -> int:
+    """The project's ``login_failed`` limit per ``ip`` or per ``key`` (account)."""
+    rates = get_rates(app="allauth.account", action="login_failed")
+    return next(rate.amount for rate in rates if rate.per == per)
 
 
 @pytest.fixture
@@ -109,10 +116,10 @@ def admin_attempt(
     )
 
 
-def assert_refused_by_login_throttle(response: httpx.Response, logs: str) -> None:
+def assert_refused_by_login_limit(response: httpx.Response, logs: str) -> None:
     assert response.status_code == 429, f"{response.status_code} {response.text[:300]}\n{logs}"
-    assert 0 < int(response.headers["Retry-After"]) <= settings.LOGIN_THROTTLE_WINDOW_SECONDS
-    assert "Too many failed logins" in response.text
+    assert 0 < int(response.headers["Retry-After"]) <= 900
+    assert "Too many failed login attempts" in response.text
 
 
 def logs_of(servers: list[Server]) -> str:
@@ -121,7 +128,7 @@ def logs_of(servers: list[Server]) -> str:
 
 def test_address_limit_holds_with_a_rotating_forwarded_header(servers: list[Server]) -> None:
     user = UserFactory(username=f"user-{uuid.uuid4().hex}")
-    limit = settings.LOGIN_FAILURES_PER_ADDRESS
+    limit = limit_of("ip")
     alternate = itertools.cycle(servers)
     with connect_from(random_loopback()) as attacker:
         for i in range(limit):
@@ -133,10 +140,10 @@ def test_address_limit_holds_with_a_rotating_forwarded_header(servers: list[Serv
             refused = token_attempt(
                 attacker, next(alternate), f"nobody-{uuid.uuid4().hex}", "guess", random_public()
             )
-            assert_refused_by_login_throttle(refused, logs_of(servers))
+            assert_refused_by_login_limit(refused, logs_of(servers))
         # Refused whatever the password: the refusal tells nothing about it.
         right = token_attempt(attacker, next(alternate), user.username, DEFAULT_PASSWORD, PROXY)
-        assert_refused_by_login_throttle(right, logs_of(servers))
+        assert_refused_by_login_limit(right, logs_of(servers))
     with connect_from(random_loopback()) as someone_else:
         answer = token_attempt(
             someone_else, servers[0], user.username, DEFAULT_PASSWORD, random_public()
@@ -147,7 +154,7 @@ def test_address_limit_holds_with_a_rotating_forwarded_header(servers: list[Serv
 def test_account_limit_holds_across_addresses_and_login_paths(servers: list[Server]) -> None:
     """Through the trusted proxy each guess comes from a new client; the account still holds."""
     victim = UserFactory(username=f"victim-{uuid.uuid4().hex}", admin=True)
-    limit = settings.LOGIN_FAILURES_PER_ACCOUNT
+    limit = limit_of("key")
     alternate = itertools.cycle(servers)
     with connect_from(PROXY) as proxy:
         for i in range(limit):
@@ -162,8 +169,8 @@ def test_account_limit_holds_across_addresses_and_login_paths(servers: list[Serv
         right = token_attempt(
             proxy, next(alternate), victim.username.upper(), DEFAULT_PASSWORD, random_public()
         )
-        assert_refused_by_login_throttle(right, logs_of(servers))
+        assert_refused_by_login_limit(right, logs_of(servers))
         page = admin_attempt(proxy, next(alternate), victim.username, DEFAULT_PASSWORD, "1.2.3.4")
-        assert_refused_by_login_throttle(page, logs_of(servers))
+        assert_refused_by_login_limit(page, logs_of(servers))
         assert 'name="password"' in page.text
         assert proxy.get(servers[0].url + "/admin/").status_code == 302, "not logged in"
