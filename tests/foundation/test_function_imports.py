@@ -33,14 +33,12 @@ PACKAGES = (
     "web",
 )
 SKIPPED = {
-    # Each is being rewritten by a change of issue 30 or 33 under way at the
-    # same time; once it has landed, the path leaves this list.
+    # Each is being rewritten by a change of issue 30 under way at the same
+    # time; once it has landed, the path leaves this list.
     "web/cache": "the page cache moves onto Django's cache framework (issue 30)",
     "web/templatetags": "the page templates are rewritten with the page cache (issue 30)",
     "games/referee/claims.py": "the move claims move onto psycopg's pipeline (issue 30)",
     "harbormaster/embedded_scheduler.py": "replaced by Celery's own worker and beat (issue 30)",
-    "botapi/client.py": "the push client's connection handling is reworked (issue 33)",
-    "botapi/ssrf.py": "the SSRF guard's transport is reworked with the client (issue 33)",
 }
 TOOL_DIRECTIVES = ("noqa", "type:", "pragma", "fmt:", "isort:")
 
