@@ -130,14 +130,17 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     url = read(environ, "DATABASE_URL") or f"sqlite:///{base_dir / 'db.sqlite3'}"
     config = dj_database_url.parse(url)
     if config["ENGINE"] == "django.db.backends.sqlite3":
-        # Wait for a writer instead of failing at once when the demo's web server
-        # and an eager task write together. IMMEDIATE: a transaction takes the
-        # write lock when it begins; a deferred one that read first and then
-        # writes beside another writer fails at once whatever the timeout
-        # (requests and the in-process clocks write from several threads).
+        # Requests and the embedded worker's threads write to one file together.
+        # Wait for a writer instead of failing at once. IMMEDIATE: a transaction
+        # takes the write lock when it begins; a deferred one that read first and
+        # then writes beside another writer fails at once whatever the timeout.
+        # WAL: readers never hold up a writer's commit, nor a writer a reader (in
+        # the default rollback journal a commit waits until no statement reads).
+        # The mode is kept in the file; on an in-memory database it stays "memory".
         options = config.setdefault("OPTIONS", {})
         options["timeout"] = 20
         options["transaction_mode"] = "IMMEDIATE"
+        options["init_command"] = "PRAGMA journal_mode=WAL"
     elif config["ENGINE"] == "django.db.backends.postgresql":
         # No JIT: every query here is short and indexed, and PostgreSQL's JIT
         # (on by default) compiled a misestimated rating-history plan for a whole
