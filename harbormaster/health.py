@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db import connection
 from kombu import Connection
 
+from harbormaster import embedded_celery
+
 TIMEOUT_SECONDS = 3.0
 
 
@@ -88,9 +90,19 @@ def check_channel_layer() -> CheckResult:
 
 
 def check_broker() -> CheckResult:
-    """Connect to the Celery broker; in eager mode there is none to ask."""
+    """Connect to the Celery broker; in the embedded mode, whether this process consumes it.
+
+    The embedded mode's broker is in this process's memory, so connecting
+    says nothing: what matters is that this process runs the worker and beat
+    that consume it (:mod:`harbormaster.embedded_celery`). Eager Celery
+    (tests) has no broker to ask.
+    """
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        return CheckResult(True, "no broker: tasks run eagerly in-process (REDIS_URL unset)")
+        return CheckResult(True, "no broker: tasks run eagerly in-process")
+    if settings.EMBEDDED_CELERY:
+        if embedded_celery.running():
+            return CheckResult(True, "in memory: Celery's worker and beat run in this process")
+        return CheckResult(False, "in memory, and this process runs no Celery worker")
 
     def connect() -> str:
         with Connection(settings.CELERY_BROKER_URL, connect_timeout=TIMEOUT_SECONDS) as conn:

@@ -228,7 +228,7 @@ def _record_failure(tournament_id: int, number: int, why: str) -> None:
 
 
 def enqueue_pairing(tournament_id: int, number: int) -> None:
-    """Queue the pairing task (inline in the embedded mode)."""
+    """Queue the pairing task."""
     from tournaments.tasks import pair_next_round
 
     pair_next_round.delay(tournament_id, number)
