@@ -137,12 +137,11 @@ class EmbeddedCelery:
         thread, self._thread = self._thread, None
         if thread is not None:
             worker_state.should_stop = 0
-            try:
-                thread.join(timeout)
-            finally:
-                worker_state.should_stop = None
-            if thread.is_alive():
+            thread.join(timeout)
+            if thread.is_alive():  # it stops once its task ends; the flag stays up till then
                 log.warning("the embedded Celery worker did not stop within %s s", timeout)
+            else:
+                worker_state.should_stop = None
         signals.task_postrun.disconnect(close_thread_connections)
 
 

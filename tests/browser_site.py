@@ -1,8 +1,9 @@
 """What the real-browser tests share: the site served from the test database, and their artefacts.
 
 The site runs in a uvicorn subprocess on the test's PostgreSQL database in the
-embedded mode (eager referee, in-memory channel layer), so those tests need
-PostgreSQL: another process cannot see an in-memory SQLite test database.
+embedded mode (Celery's worker and beat in that process, in-memory channel
+layer), so those tests need PostgreSQL: another process cannot see an
+in-memory SQLite test database.
 Screenshots go to ``$HM_ARTEFACTS/<name>`` (``make test`` sets it to
 ``artefacts/``), else to the test's temporary directory.
 """
