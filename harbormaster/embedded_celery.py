@@ -103,6 +103,9 @@ class EmbeddedCelery:
 
     def start(self, timeout: float = START_TIMEOUT_S) -> None:
         """Start the worker, wait until it consumes, then start beat."""
+        # The thread pool runs a task from the default app's registry, so its app is
+        # made the default, as Celery's own embedded worker does (the project's is).
+        self.app.set_default()
         signals.task_postrun.connect(close_thread_connections, weak=False)
         self.worker = EmbeddedWorker(
             app=self.app,

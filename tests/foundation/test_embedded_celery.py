@@ -24,6 +24,7 @@ from django.db import connection, connections
 
 from harbormaster import embedded_celery
 from harbormaster.asgi import application
+from harbormaster.celery import app as project_app
 from harbormaster.embedded_celery import EmbeddedCelery, StartsCelery
 
 QUEUE = f"embedded-test-{uuid.uuid4().hex[:8]}"
@@ -61,16 +62,23 @@ app.conf.update(
 app.add_defaults({"CELERY_DB_REUSE_MAX": 1_000_000})  # as harbormaster.celery
 
 
-@app.task(name="embedded-test.record", ignore_result=True)
+@app.task(name="embedded-test.record", ignore_result=True, shared=False)
 def record(what: str) -> None:
     calls.add(what)
 
 
-@app.task(name="embedded-test.query", ignore_result=True)
+@app.task(name="embedded-test.query", ignore_result=True, shared=False)
 def query() -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     calls.add("query", connections["default"])  # this thread's own connection wrapper
+
+
+@pytest.fixture(autouse=True)
+def _project_app_default_again() -> Iterator[None]:
+    """Starting a worker makes its app the process's default; the project's is again after."""
+    yield
+    project_app.set_default()
 
 
 @pytest.fixture
