@@ -25,5 +25,5 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-only-not-a-real-secret-key-0123456789abcdef
 USER harbormaster
 EXPOSE 8000
 # --ws-max-size: websocket messages over 64 KiB are refused before they are
-# buffered (harbormaster.socket_limits.WS_MAX_SIZE).
+# buffered (web.sockets.limits.WS_MAX_SIZE).
 CMD ["uvicorn", "harbormaster.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--no-proxy-headers", "--lifespan", "off", "--ws-max-size", "65536"]

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.arena [--games 300] [--runs 8] [--engine manila] [--skip-speed]
 
-1. **Speed.** Milliseconds per ``tournaments.formats.arena.match`` pass over
+1. **Speed.** Milliseconds per ``tournaments.formats.matchmaking.match`` pass over
    100, 1,000 and 10,000 candidates (ratings spread like a league's
    TrueSkill mu, half as many owners as bots so the owner rule bites, mixed
    waiting times), the median of a few passes, and how the time grows per
@@ -44,7 +44,7 @@ from harbormaster_bot.examples.random_bot import RandomBot
 import engines
 from bench.bots import play_game
 from ratings.systems import TRUESKILL_DEFAULTS, conservative_score, trueskill_rate
-from tournaments.formats.arena import Candidate, match
+from tournaments.formats.matchmaking import Candidate, match
 from tournaments.formats.sizes import table_sizes
 
 SIZES = (100, 1_000, 10_000)

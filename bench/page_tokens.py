@@ -31,7 +31,7 @@ def _pages(sample: int, rng: random.Random) -> list[tuple[str, str]]:
     import engines
     from games.models import Competitor, Game
     from people.models import Profile
-    from stats.views import competitor_url
+    from web.stats.views import competitor_url
 
     pages = [("lists", "/"), ("lists", "/games/"), ("lists", "/api/v1/games/")]
     pages.append(("ladder overview", "/leaderboards/"))

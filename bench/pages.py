@@ -20,7 +20,7 @@ pool or anew): per page the query count, CPU ms (this process) and wall ms
 process for a new connection; printed for the cold column) at p50 and p95 over
 ``--repeat`` requests, and the ratio of each p95 to the trivial view's measured
 in the same run, twice:
-*cold*, the page cache (``harbormaster.pagecache``) emptied before each
+*cold*, the page cache (``web.cache.pagecache``) emptied before each
 request, so every request renders (what a request costs right after a write),
 and *warm*, served from the page cache (what an anonymous visitor gets until
 the next write). The goal is every page within 3x the trivial view at p95 and
@@ -347,10 +347,10 @@ def pages() -> list[tuple[str, str, str]]:
     ``who`` is "" (anonymous), :data:`SIGNED_IN` (the bench person, signed in: their
     own header around the cached content) or "owner" (the bench bot's owner).
     """
+    from games.cursor import Cursor
     from games.models import Game
     from ratings.models import Rating
-    from tournaments.game_cursor import Cursor
-    from tournaments.leaderboards import PAGE_SIZE
+    from web.leaderboards.ranking import PAGE_SIZE
 
     middle = Game.objects.filter(listed=True).order_by("-created_at", "-id")
     middle = middle[Game.objects.count() // 2]
@@ -395,7 +395,7 @@ def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]
     from django.db import close_old_connections, connection
     from django.test import Client
 
-    from harbormaster import pagecache
+    from web.cache import pagecache
 
     client = Client()
     if who == "owner":  # the owner's page: only its owner sees it

@@ -213,7 +213,7 @@ def stream(requests: int, writes_every: int, seed: int) -> Seen:
     from django.test import Client
 
     from games.models import Game
-    from harbormaster import pagecache
+    from web.cache import pagecache
 
     rng = random.Random(seed)
     traffic = Traffic(rng, give_bot_pages())

@@ -12,8 +12,6 @@ class BotApiConfig(AppConfig):
         from games import players
         from games.models import Competitor
 
-        from . import owner_cache
         from .seat_player import BOT_SEATS
 
         players.register(Competitor.Kind.BOT, BOT_SEATS)  # the referee asks bots' seats here
-        owner_cache.connect()  # a bot, its alerts or its name written: its owner page reads afresh

@@ -46,8 +46,8 @@ from typing import Any
 
 from django.db.models import Count
 
+from botapi.seating import is_house_bot
 from games.models import Competitor, Game, Seat
-from tournaments.seating import is_house_bot
 
 from .models import Bot
 

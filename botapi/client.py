@@ -8,9 +8,11 @@ the bot's owner -- and never raises because of the bot.
 
 Rules (bot protocol v1, ``docs/bot-protocol.md``):
 
-* one pooled ``httpx.Client`` per :class:`BotClient`, created lazily and safe
-  to share between threads; :func:`default_client` keeps one per address
-  policy for the whole process;
+* a :class:`BotClient` is safe to share between threads, and each thread
+  calls bots through a pooled ``httpx.Client`` of its own, created on its
+  first call: no connection is ever touched by two threads, so no thread can
+  close a socket under another's call (decision 0029); :func:`default_client`
+  keeps one :class:`BotClient` per address policy for the whole process;
 * a hard deadline per call covering DNS, connect, TLS, sending and reading
   (enforced at the socket level by :mod:`botapi.ssrf` and again while the
   body streams in), not just per-phase timeouts;
@@ -54,12 +56,19 @@ from common import jsonparse
 
 from . import protocol
 from .lookups import Lookups
+from .per_thread import PerThread
 from .ssrf import AddressPolicy, EndpointRefused, GuardedTransport, Resolver, deadline_scope
 from .ssrf import system_resolver as _system_resolver
 
 DEFAULT_MAX_REPLY_BYTES = 64 * 1024
 DEFAULT_EXCERPT_CHARS = 2000
 DEFAULT_NOTIFY_TIMEOUT_MS = 3000
+CONNECTIONS_PER_THREAD = 16
+"""Connections one thread's pool keeps to bots; opening one more closes its oldest idle one.
+
+A thread calls one bot at a time, so all but one are kept alive for the next
+call to the same bot; 24 referee threads keep at most 384 sockets.
+"""
 MAX_REPLY_DEPTH = jsonparse.MAX_DEPTH
 """Deepest nesting of a reply, unknown fields included (64): deeper is ``invalid_json``.
 
@@ -186,8 +195,8 @@ class BotClient:
 
     ``allow`` is the SSRF policy (:meth:`AddressPolicy.coerce` accepts a
     setting value such as ``["loopback"]`` or ``True``). ``http`` lets tests
-    supply their own ``httpx.Client``; it then replaces the guarded
-    transport, so only pass one you trust. ``resolver`` replaces DNS and
+    supply their own ``httpx.Client``, shared by every thread; it then
+    replaces the guarded transport, so only pass one you trust. ``resolver`` replaces DNS and
     ``ssl_context`` the trusted certificates (tests).
     """
 
@@ -208,30 +217,39 @@ class BotClient:
         self._lookups = Lookups(resolver or _system_resolver)
         self._ssl_context = ssl_context
         self._http = http
+        self._pools: PerThread[httpx.Client] = PerThread(self._new_pool, httpx.Client.close)
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ plumbing
     @property
     def http(self) -> httpx.Client:
-        """The pooled client, created on first use."""
-        if self._http is None:
-            with self._lock:
-                if self._http is None:
-                    transport = GuardedTransport(
-                        self.policy,
-                        resolver=self._lookups,
-                        ssl_context=self._ssl_context,
-                    )
-                    self._http = httpx.Client(
-                        transport=transport, follow_redirects=False, trust_env=False
-                    )
-        return self._http
+        """The calling thread's pooled client (or the one given), created on first use."""
+        return self._http if self._http is not None else self._pools.get()
+
+    def _new_pool(self) -> httpx.Client:
+        transport = GuardedTransport(
+            self.policy,
+            resolver=self._lookups,  # shared: one lookup per host and one cache for all threads
+            ssl_context=self._tls(),
+            max_connections=CONNECTIONS_PER_THREAD,
+            max_keepalive_connections=CONNECTIONS_PER_THREAD,
+        )
+        return httpx.Client(transport=transport, follow_redirects=False, trust_env=False)
+
+    def _tls(self) -> ssl.SSLContext:
+        """The certificates to trust, loaded once for every thread's pool."""
+        with self._lock:
+            if self._ssl_context is None:
+                self._ssl_context = httpx.create_ssl_context()
+            return self._ssl_context
 
     def close(self) -> None:
+        """Close every thread's connections (when no call is in flight: shutting down, tests)."""
         with self._lock:
-            if self._http is not None:
-                self._http.close()
-                self._http = None
+            given, self._http = self._http, None
+        if given is not None:
+            given.close()
+        self._pools.close_all()
 
     # ---------------------------------------------------------- public API
     def act(

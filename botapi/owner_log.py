@@ -135,7 +135,7 @@ def log_marker(bot: Bot) -> str:
 
     Moves are only written to a game that is not finished, and each claim of a
     ply raises the game's ``next_ply`` in the same transaction as its moves, so
-    the owner page's cached sections (keyed on this, ``botapi.owner_views``)
+    the owner page's cached sections (keyed on this, ``web.bots.views``)
     are rendered afresh after any new move; a finished game's moves never
     change (its finish bumps the page cache's ``results`` token). The games are
     found from the unfinished ones (``Game (status, last_progress_at)``'s

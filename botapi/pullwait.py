@@ -5,7 +5,7 @@ a request thread that looked at the database every 150 ms, and so held a
 PostgreSQL connection the whole time: 20 polls took a server from 5 to 22
 connections, about 90 would have exhausted ``max_connections``. Now:
 
-* the request is an async view (``botapi.api.pull_views.turns_long_poll``);
+* the request is an async view (``web.api.bots.pull_views.turns_long_poll``);
   its database work runs in short **sections**
   (:func:`db_section`): at most :data:`DB_SECTIONS` at a time per server
   process (waiting for a turn to answer is cheaper than one more

@@ -33,8 +33,8 @@ from botapi import alerts
 from botapi.client import BotClient, CallResult, default_client
 from botapi.models import Bot, hash_pull_token
 from botapi.ssrf import AddressPolicy, check_endpoint
+from games import retirement
 from games.models import Competitor, Seat
-from tournaments.models import ArenaEntry, Entrant
 
 PERIODIC_PING_AFTER = timedelta(minutes=5)
 """A periodic ping skips a bot pinged more recently than this (just registered, pinged by hand)."""
@@ -404,18 +404,9 @@ def delete_bot(bot: Bot) -> None:
                 "that results and ratings stay intact. Suspend it instead "
                 f"(POST /api/v1/bots/{bot.pk}/suspend/).",
             )
-        entries = list(
-            Entrant.objects.filter(competitor_id=bot.competitor_id).values_list(
-                "tournament__name", flat=True
-            )
-        )
-        if entries:
-            raise BotConflict(
-                "entered",
-                f"this bot is entered in {', '.join(entries)}; entries stay on the event's "
-                "record, so suspend the bot instead",
-            )
-        ArenaEntry.objects.filter(competitor_id=bot.competitor_id).delete()  # no games yet
+        kept = retirement.refusal(bot.competitor_id)
+        if kept is not None:
+            raise BotConflict(kept.code, f"this bot is {kept.reason}, so suspend the bot instead")
         try:
             Competitor.objects.filter(pk=bot.competitor_id).delete()
         except ProtectedError:  # seated by the referee since the count above

@@ -142,7 +142,7 @@ class Game(models.Model):
     class Meta:
         db_table = "tournaments_game"
         ordering = ["-created_at", "-id"]
-        # The public game lists (``tournaments.listings``, ``GET /api/v1/games/``) show listed
+        # The public game lists (``games.listings``, ``GET /api/v1/games/``) show listed
         # games newest first and page by cursor on (created_at, id): each of these partial
         # indexes hands a page over in order, however many games there are.
         indexes = [

@@ -1,6 +1,6 @@
 """What anyone may see of a game: the spectator's record, for the game API and the web pages.
 
-The same rules as a bot owner's view of a game (``botapi/api/visibility.py``),
+The same rules as a bot owner's view of a game (``web/api/bots/visibility.py``),
 for someone who holds no seat -- *show less when in doubt*:
 
 * **While a game is not finished** (scheduled, running, aborted) no action is

@@ -8,6 +8,7 @@ class HarbormasterConfig(AppConfig):
     verbose_name = "Harbormaster"
 
     def ready(self) -> None:
-        from . import pagecache_signals
+        from harbormaster import embedded_celery
 
-        pagecache_signals.connect()  # rows whose names the public pages show bump their cache
+        # /healthz asks whether this process runs the embedded mode's worker.
+        embedded_celery.register_health_check()

@@ -85,7 +85,7 @@ def close_unusable_connections(sender: Any = None, **_: Any) -> None:
 @signals.worker_shutdown.connect
 def send_pending_messages(**_: Any) -> None:
     """On a warm shutdown, let live pages get the moves already played (best effort)."""
-    from tournaments import broadcast
+    from web.sockets import broadcast
 
     broadcast.flush(timeout=2.0)
 

@@ -8,7 +8,7 @@ directly. Three steps:
 * a few games of every engine between the example bots, played for real:
   a greedy bot and five random bots are served over HTTP on 127.0.0.1 from
   this process (``harbormaster_bot.serve_in_background``), registered as bots of the
-  example-bot account (``tournaments.seating``: anyone may seat them), and
+  example-bot account (``botapi.seating``: anyone may seat them), and
   seated in games made with ``create_game``; Celery's workers play them (on
   the embedded defaults the worker threads of this process, which
   ``demo_setup`` runs while it plays) and this waits for each;
@@ -49,12 +49,12 @@ from harbormaster_bot.examples.random_bot import RandomBot
 import engines
 from botapi import services
 from botapi.models import Bot
+from botapi.seating import example_bots_username
 from games.creation import create_game
 from games.models import Game
 from people import services as people
 from tournaments import events
 from tournaments.models import League, Tournament
-from tournaments.seating import example_bots_username
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "harbormaster-demo"

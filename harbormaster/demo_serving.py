@@ -37,7 +37,7 @@ from django.db import connections
 
 from botapi.models import Bot
 from harbormaster.demo import example_bots
-from harbormaster.socket_limits import WS_MAX_SIZE
+from web.sockets.limits import WS_MAX_SIZE
 
 ASGI_APPLICATION = "harbormaster.asgi:application"
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -78,7 +78,7 @@ def stop_signals_raise() -> Iterator[None]:
 
 def uvicorn_config(host: str, port: int) -> uvicorn.Config:
     """What ``uvicorn harbormaster.asgi:application --host H --port P --no-proxy-headers
-    --ws-max-size 65536`` runs (:data:`harbormaster.socket_limits.WS_MAX_SIZE`)."""
+    --ws-max-size 65536`` runs (:data:`web.sockets.limits.WS_MAX_SIZE`)."""
     return uvicorn.Config(
         ASGI_APPLICATION,
         host=host,

@@ -52,6 +52,8 @@ from celery.worker import state as worker_state
 from django.conf import settings
 from django.db import connections
 
+from web import health
+
 log = logging.getLogger(__name__)
 
 CONCURRENCY = 8
@@ -186,6 +188,25 @@ def running() -> bool:
     """Whether this process runs the worker and beat now (health)."""
     process = _process
     return process is not None and process.running
+
+
+def check_broker() -> health.CheckResult:
+    """/healthz's broker check: in the embedded mode, whether this process consumes its broker.
+
+    The broker is this process's memory, so connecting to it says nothing;
+    what counts is that the worker and beat run here (they do not, e.g.,
+    under a WSGI server). Otherwise the web layer's own check.
+    """
+    if not enabled():
+        return health.check_broker()
+    if running():
+        return health.CheckResult(True, "in memory: Celery's worker and beat run in this process")
+    return health.CheckResult(False, "in memory, and this process runs no Celery worker")
+
+
+def register_health_check() -> None:
+    """Put :func:`check_broker` in place of the web layer's broker check (``ready()``)."""
+    health.CHECKS["broker"] = check_broker
 
 
 @contextmanager

@@ -27,7 +27,7 @@ CSRF_TRUSTED_ORIGINS = env.as_list(ENVIRON, "CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     # django.contrib.admin with the project's site (login throttle answers).
-    "harbormaster.admin_apps.ThrottledAdminConfig",
+    "web.admin_config.ThrottledAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "lobby",
     # Competitor pages of bots and people, their charts and game exports.
     "stats",
+    # The web layer: pages, the REST API, the play sockets, the page cache and the admin.
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -78,7 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "people.context_processors.waiting",
+                "web.people.context_processors.waiting",
             ],
         },
     },
@@ -90,7 +92,7 @@ DATABASES = {"default": env.database(ENVIRON, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.read(ENVIRON, "REDIS_URL")
-# harbormaster.pagecache: how long an anonymous public page is kept at most (its
+# web.cache.pagecache: how long an anonymous public page is kept at most (its
 # version tokens invalidate it sooner); 0 turns the page cache off.
 PAGECACHE_SECONDS = 60
 CHANNEL_LAYERS = env.channel_layers(ENVIRON)
@@ -185,14 +187,14 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "people:me"
 # Django's username-and-password backend, with every attempt counted per account
-# and per address (harbormaster.login_throttle), whose get_user reads the signed-in
-# user through the cache (people/auth_cache.py), not a query on every page.
-AUTHENTICATION_BACKENDS = ["people.auth_cache.CachedUserBackend"]
+# and per address (web.http.login_throttle), whose get_user reads the signed-in
+# user through the cache (web/cache/auth_user.py), not a query on every page.
+AUTHENTICATION_BACKENDS = ["web.cache.auth_user.CachedUserBackend"]
 # Failed logins allowed per window:
 LOGIN_FAILURES_PER_ACCOUNT = 10
 LOGIN_FAILURES_PER_ADDRESS = 30
 LOGIN_THROTTLE_WINDOW_SECONDS = 900
-# django-allauth (people.adapter fits it to the project): sign in by username, an
+# django-allauth (web.people.adapter fits it to the project): sign in by username, an
 # e-mail address required at sign-up (password resets go to it) and verified
 # optionally, so a demo visitor signs up and plays at once. Failed logins are
 # counted by the backend above besides allauth's own rate limits, which cover
@@ -202,8 +204,8 @@ LOGIN_THROTTLE_WINDOW_SECONDS = 900
 # only answer that does not reveal a taken address is to accept it, so two
 # accounts may carry one address, unverified on all but one (allauth keeps a
 # verified address unique).
-ACCOUNT_ADAPTER = "people.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"signup": "people.forms.PersonSignupForm"}
+ACCOUNT_ADAPTER = "web.people.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"signup": "web.people.forms.PersonSignupForm"}
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
@@ -252,7 +254,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Hashed, compressed files need `collectstatic` first (the Dockerfile runs
     # it); while DEBUG is on, the source files are served directly
-    # (ServeStatic in front of Django: harbormaster.static_files).
+    # (ServeStatic in front of Django: web.http.static_files).
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -266,7 +268,7 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     # drf-spectacular's, plus the framework's own answers (401, 413, 429...) for each view.
-    "DEFAULT_SCHEMA_CLASS": "botapi.api.schema.ApiAutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "web.api.toolkit.schema.ApiAutoSchema",
     # Token first: an anonymous API call gets 401 with `WWW-Authenticate: Token`.
     # Sessions serve the browsable API and the docs page to a logged-in person.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -274,17 +276,17 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    # JSON only, parsed with a nesting limit (botapi/api/parsers.py); other bodies are a 415.
-    "DEFAULT_PARSER_CLASSES": ["botapi.api.parsers.LimitedJSONParser"],
+    # JSON only, parsed with a nesting limit (web/api/toolkit/parsers.py); other bodies are a 415.
+    "DEFAULT_PARSER_CLASSES": ["web.api.toolkit.parsers.LimitedJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    "DEFAULT_PAGINATION_CLASS": "botapi.api.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "web.api.toolkit.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "botapi.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "web.api.toolkit.errors.exception_handler",
     # Only views that name a scope are limited: pings (the server contacts a URL
     # of the user's choosing) and password-for-token exchanges (whose failures
-    # harbormaster.login_throttle limits besides). Counted per user, or per
+    # web.http.login_throttle limits besides). Counted per user, or per
     # client address as common.client_address derives it.
-    "DEFAULT_THROTTLE_CLASSES": ["harbormaster.throttling.ScopedRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["web.http.throttling.ScopedRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"bot-ping": "60/minute", "auth-token": "60/minute"},
 }
 SPECTACULAR_SETTINGS = {
@@ -307,8 +309,8 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         # bot/person: an entrant's and a leaderboard row's; the name it had first, kept stable.
         "EntrantKindEnum": "games.models.Competitor.Kind",
-        "LeaderboardKindEnum": "tournaments.leaderboards.KINDS",
-        "LeaderboardSystemEnum": "tournaments.leaderboards.SYSTEMS",
+        "LeaderboardKindEnum": "web.leaderboards.ranking.KINDS",
+        "LeaderboardSystemEnum": "web.leaderboards.ranking.SYSTEMS",
     },
 }
 

@@ -15,10 +15,10 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.urls import reverse
 
 import engines
+from botapi import seating
 from botapi.models import Bot
-from games import spectator
+from games import listings, spectator
 from games.models import Competitor, Game, Seat
-from tournaments import listings, seating
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable

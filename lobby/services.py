@@ -7,7 +7,7 @@ Every refusal raises :class:`LobbyError` before anything is written (or inside
 the transaction, which then rolls back), so a refusal changes nothing.
 
 The rules come from where they already live: who may seat which bot from
-``tournaments.seating``, whether a table may be rated from
+``botapi.seating``, whether a table may be rated from
 ``games.rating_rules`` (asked as the seats fill, so ``rated`` is refused
 with the rule's reason, never quietly dropped), a bot's limit of games at once
 from ``botapi.capacity`` (at the start), and a person's consent to meet bots
@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import engines
+from botapi import seating
 from botapi.capacity import BotAtCapacity
 from botapi.models import Bot
 from games import rating_rules
@@ -35,7 +36,6 @@ from games.creation import GameSetupError, create_game
 from games.models import Competitor
 from people.models import Profile
 from people.services import ensure_person
-from tournaments import seating
 
 from . import time_controls
 from .models import LobbySeat, LobbyTable

@@ -84,7 +84,7 @@ class Rating(models.Model):
                 fields=["competitor", "scope", "system"], name="one_rating_per_system"
             ),
         ]
-        # A leaderboard page (``tournaments.leaderboards``): one scope and system, best score
+        # A leaderboard page (``web.leaderboards.ranking``): one scope and system, best score
         # first, ties by competitor; its rows, their RANK() and the count come from this index.
         indexes = [
             models.Index(

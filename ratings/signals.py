@@ -3,7 +3,7 @@
 Both are sent inside the transaction that writes the ratings (Django's
 signals are synchronous): a receiver's writes and on-commit hooks commit or
 roll back with the ratings. The page cache connects to them
-(``harbormaster.pagecache_signals``) to empty the pages the ratings show.
+(``web.cache.invalidation``) to empty the pages the ratings show.
 """
 
 from __future__ import annotations

@@ -26,10 +26,9 @@ from typing import Any, NamedTuple
 
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
-from games import spectator
+from games import listings, spectator
 from games.models import Competitor, Game, Seat
 from ratings.models import RatingScope
-from tournaments import listings
 
 from . import history
 from .filters import GameFilters

@@ -16,6 +16,12 @@ from collections.abc import Iterator
 import pytest
 from celery._state import _set_task_join_will_block
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
+
+# Property tests assert behaviour, never speed: Hypothesis's per-example deadline
+# failed them on a busy machine (a flaky "DeadlineExceeded"), so it is off.
+hypothesis_settings.register_profile("harbormaster", deadline=None)
+hypothesis_settings.load_profile("harbormaster")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -123,8 +129,8 @@ def page_cache(settings) -> None:
     test before whose commit callbacks never ran)."""
     from django.core.cache import cache
 
-    from harbormaster import pagecache
-    from tournaments import pagecache_bumps
+    from web.cache import bumps as pagecache_bumps
+    from web.cache import pagecache
 
     settings.PAGECACHE_SECONDS = 60
     settings.CACHES = {

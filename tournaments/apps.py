@@ -9,14 +9,12 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games.referee import live_pages
-        from games.signals import game_aborted, game_created, game_finished
+        from games import retirement
+        from games.signals import game_aborted, game_finished
 
-        from . import broadcast, game_hooks
+        from . import game_hooks
+        from .retirement import keep_entrants
 
-        game_created.connect(game_hooks.on_game_created, dispatch_uid="tournaments.created")
         game_finished.connect(game_hooks.on_game_finished, dispatch_uid="tournaments.finished")
         game_aborted.connect(game_hooks.on_game_aborted, dispatch_uid="tournaments.aborted")
-        # The referee (in games) publishes to live pages through this, never
-        # importing the web side.
-        live_pages.register(broadcast)
+        retirement.register("tournaments.entrants", keep_entrants)  # a bot deleted by its owner

@@ -3,7 +3,7 @@
 Owners put bots in (and people themselves) with :func:`join`; every few
 seconds the ``tournaments.arena_pass`` task runs :func:`arena_pass` for each
 league whose arena is on. A pass reads who is free to play, hands them to
-the pure matchmaking (``tournaments.formats.arena.match``, where the rule is
+the pure matchmaking (``tournaments.formats.matchmaking.match``, where the rule is
 written down) and creates one game per table through ``create_game``, rated
 (``League.arena_rated``) in the league's scope and the engine's global one.
 :func:`on_game_finished`, called by the referee when a game ends, counts the
@@ -44,13 +44,13 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engines
+from botapi.seating import example_bots_username
 from games.creation import GameSetupError, create_game
 from games.models import Competitor, Game, Seat
 from ratings.systems import TRUESKILL_DEFAULTS
 from tournaments.formats import FormatError
-from tournaments.formats.arena import Candidate, match
+from tournaments.formats.matchmaking import Candidate, match
 from tournaments.models import ArenaEntry, League
-from tournaments.seating import example_bots_username
 
 log = logging.getLogger(__name__)
 

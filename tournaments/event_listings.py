@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
-from games import spectator
+from games import listings, spectator
 from games.models import Game
 from ratings.models import RatingScope
-from tournaments import formats, listings
+from tournaments import formats
 from tournaments.events.rounds import settings_of
 from tournaments.formats import standings
 from tournaments.models import Entrant, League, Round, Tournament

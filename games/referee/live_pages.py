@@ -2,7 +2,7 @@
 
 The pages that watch a game (websockets, Channels groups) live above
 ``games``; the web side registers the module that publishes to them in its
-``AppConfig.ready()`` (``tournaments.broadcast``), so the referee never imports
+``AppConfig.ready()`` (``web.sockets.broadcast``), so the referee never imports
 it. It is a registered implementation, not a signal, because the referee asks
 it a question first (is anyone watching? else no message, nor its spectator
 view, is built). With none registered (a management command that loads only

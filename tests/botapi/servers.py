@@ -11,6 +11,7 @@ Paths (the request body must be an ``act`` or ``ping`` request):
 ``/index``         good: answers the last legal action by index
 ``/ping``          good ping reply
 ``/slow``          says nothing until released (or 10 s)
+``/late``          a good index reply, 300 ms late (released: at once)
 ``/drip``          sends headers, then one body byte every 50 ms for 10 s
 ``/close``         reads the request and closes the connection, no reply
 ``/garbage``       200, application/json, a body that is not JSON
@@ -70,6 +71,8 @@ class Received:
 class MisbehavingServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # Many clients connecting at once wait in the listen backlog, not in SYN retries.
+    request_queue_size = 128
 
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
@@ -158,6 +161,10 @@ class _Handler(BaseHTTPRequestHandler):
     def _slow(self, request: dict) -> None:
         self.server.release.wait(10)
         self._action(request)
+
+    def _late(self, request: dict) -> None:
+        self.server.release.wait(0.3)
+        self._index(request)
 
     def _drip(self, request: dict) -> None:
         self.send_response(200)

@@ -8,10 +8,10 @@ from rest_framework.test import APIClient, APIRequestFactory
 from rest_framework.views import APIView
 
 from botapi import services
-from botapi.api.authentication import BotTokenAuthentication
 from botapi.models import Bot
 from tests.botapi.servers import unused_port
 from tests.factories import BotFactory, UserFactory
+from web.api.bots.authentication import BotTokenAuthentication
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,8 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-from botapi.api import errors, views
+from web.api.bots import views
+from web.api.toolkit import errors
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The owner page's warm path (``botapi.owner_cache``): with the page cache on, every write
+"""The owner page's warm path (``web.cache.owner_page``): with the page cache on, every write
 the page shows -- a move, a fault, a status change, an alert, a rename -- is on the next
 request, the ownership check still answers everyone else with the 404 of a missing bot, and
 nothing kept in the cache lets anyone act as the bot."""
@@ -15,15 +15,16 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from botapi import alerts, owner_cache, services
+from botapi import alerts, services
 from botapi.models import Bot, BotAlert
-from botapi.owner_views import OwnerPage
 from games.models import Game, Move
 from games.referee.claims import claim_plies
 from games.referee.decisions import Decision
 from tests.botapi.owner_fixtures import duelist, game_with_moves, signed_in
 from tests.factories import UserFactory
-from tournaments import pagecache_bumps
+from web.bots.views import OwnerPage
+from web.cache import bumps as pagecache_bumps
+from web.cache import owner_page as owner_cache
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("page_cache")]
 

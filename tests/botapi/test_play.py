@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from harbormaster_bot import serve_in_background
 from harbormaster_bot.examples.random_bot import RandomBot
 
-from botapi import play
+from botapi import local_games as play
 from botapi.models import Bot
 from games.models import Game, Move
 

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from harbormaster.socket_limits import WS_MAX_SIZE
 from tests.foundation.processes import PROJECT_DIR
+from web.sockets.limits import WS_MAX_SIZE
 
 START_SECONDS = 60
 

@@ -41,12 +41,12 @@ def test_http_is_served_by_django() -> None:
 def test_a_page_runs_its_middleware_and_view_in_one_thread_switch(monkeypatch) -> None:
     """Django's own handler switched between the event loop and a thread around each
     middleware (15 switches for a leaderboard page); ours makes one for the whole chain and
-    the view, besides the request signal's (``harbormaster.asgi_handler``)."""
+    the view, besides the request signal's (``web.http.asgi_handler``)."""
     from asgiref import sync
     from django.core.handlers.asgi import ASGIHandler
 
     from harbormaster.asgi import django_http_app
-    from harbormaster.asgi_handler import OneThreadASGIHandler
+    from web.http.asgi_handler import OneThreadASGIHandler
 
     switched: list[str] = []
     real = sync.SyncToAsync.__call__

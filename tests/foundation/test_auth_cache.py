@@ -1,4 +1,4 @@
-"""The signed-in user read through the cache (people.auth_cache): one row read, then none,
+"""The signed-in user read through the cache (web.cache.auth_user): one row read, then none,
 and still signed out at once by a password change, a deactivation or a deletion."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from people import auth_cache, versioned
 from tests.factories import DEFAULT_PASSWORD, UserFactory
+from web.cache import auth_user as auth_cache
+from web.cache import versioned
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Request bodies over the limit are refused before they are read (harbormaster.bodylimit).
+"""Request bodies over the limit are refused before they are read (web.http.bodylimit).
 
 Django's ASGI handler reads a whole body into a temporary file before any
 check (300 MB took 76 s to refuse; a chunked body had no limit at all). The
@@ -18,8 +18,8 @@ from collections.abc import Iterator
 import pytest
 from asgiref.sync import async_to_sync
 
-from harbormaster.bodylimit import BodySizeLimit
 from tests.foundation.servers import Server, start_server
+from web.http.bodylimit import BodySizeLimit
 
 LIMIT = 1000
 

@@ -1,4 +1,4 @@
-"""A body that stops arriving is dropped (harbormaster.bodytimeout), driven message by message.
+"""A body that stops arriving is dropped (web.http.bodytimeout), driven message by message.
 
 The real server's 408 to a stalled client is in ``test_socket_server.py``.
 """
@@ -10,7 +10,7 @@ import json
 
 from asgiref.sync import async_to_sync
 
-from harbormaster.bodytimeout import BodyTimeout
+from web.http.bodytimeout import BodyTimeout
 
 
 def drive(chunks: list[tuple[float, dict]], app, settings, path: str = "/api/v1/bots/") -> list:

@@ -1,4 +1,4 @@
-"""The header's links (people/templatetags/header_urls.py): what ``{% url %}`` gave, per prefix."""
+"""The header's links (web/templatetags/header_urls.py): what ``{% url %}`` gave, per prefix."""
 
 from __future__ import annotations
 

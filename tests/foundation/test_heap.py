@@ -13,7 +13,7 @@ import gc, sys
 before = gc.get_freeze_count()
 import {module}
 frozen = gc.get_freeze_count()
-resolver_loaded = "tournaments.views" in sys.modules
+resolver_loaded = "web.games.views" in sys.modules
 print(before, frozen, resolver_loaded)
 """
 

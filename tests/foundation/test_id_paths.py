@@ -1,11 +1,11 @@
-"""``harbormaster.id_paths``: the path ``reverse`` gives, for every id and script prefix."""
+"""``web.id_paths``: the path ``reverse`` gives, for every id and script prefix."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import get_script_prefix, reverse, set_script_prefix
 
-from harbormaster.id_paths import id_path, id_paths
+from web.id_paths import id_path, id_paths
 
 NAMES = ["stats:competitor", "tournaments:game", "tournaments:tournament"]
 

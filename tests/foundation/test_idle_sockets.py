@@ -131,7 +131,7 @@ def test_twenty_idle_play_sockets_stay_open_for_a_minute(server: Server) -> None
 
 def test_the_referees_group_count_keeps_its_short_timeouts_over_the_layers() -> None:
     """``broadcast`` asks Redis from the referee's thread: the layer's long read is not for it."""
-    from tournaments.broadcast import _sync_client
+    from web.sockets.broadcast import _sync_client
 
     host = redis_layer().hosts[0]
     kwargs = _sync_client(host).connection_pool.connection_kwargs

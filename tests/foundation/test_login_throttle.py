@@ -14,9 +14,9 @@ import pytest
 from django.contrib.auth import authenticate
 from django.test import Client
 
-from harbormaster import login_throttle
-from harbormaster.throttling import ScopedRateThrottle
 from tests.factories import DEFAULT_PASSWORD, UserFactory
+from web.http import login_throttle
+from web.http.throttling import ScopedRateThrottle
 
 pytestmark = pytest.mark.django_db
 

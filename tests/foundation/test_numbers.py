@@ -1,4 +1,4 @@
-"""``harbormaster.numbers``: the text ``floatformat`` and ``date`` write, for the pages' values."""
+"""``web.numbers``: the text ``floatformat`` and ``date`` write, for the pages' values."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.template.defaultfilters import date as date_filter
 from django.template.defaultfilters import floatformat
 from django.utils import timezone, translation
 
-from harbormaster.numbers import decimal_separator, fixed, minute
+from web.numbers import decimal_separator, fixed, minute
 
 EDGES = [0, 0.0, -0.0, 1, -1, 34, 34.0, 2.675, 0.125, -0.125, 1.005, -0.004, -0.04, 0.5,
          1.5, 2.5, -2.5, 99.995, 123456.789, 1e-7, -1e-9, 1e15, 2.0000001, 1 / 3, -2 / 3,

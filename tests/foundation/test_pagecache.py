@@ -1,4 +1,4 @@
-"""The page cache (``harbormaster.pagecache``): anonymous public pages served again until a
+"""The page cache (``web.cache.pagecache``): anonymous public pages served again until a
 write bumps their token, and never one visitor's page served to another."""
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from rest_framework.authtoken.models import Token
 
 from games.creation import create_game
 from games.models import Game, Seat
-from harbormaster import pagecache
 from ratings.recompute import recompute_scope
 from ratings.scopes import global_scope
 from tests.factories import CompetitorFactory, GameFactory, UserFactory, finished_game
 from tests.tournaments.ladders import ladder
 from tests.tournaments.played import play_as_people
+from web.cache import pagecache
 
 HIT = "X-Page-Cache"
 

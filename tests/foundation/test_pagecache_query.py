@@ -11,8 +11,8 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from harbormaster import pagecache
 from tests.factories import CompetitorFactory, finished_game
+from web.cache import pagecache
 
 HIT = "X-Page-Cache"
 LADDER = "/leaderboards/manila/"

@@ -1,5 +1,5 @@
-"""The page cache's narrow tokens (``harbormaster.pagecache_tokens``,
-``tournaments.pagecache_bumps``): through the real services, a write empties
+"""The page cache's narrow tokens (``web.cache.tokens``,
+``web.cache.bumps``): through the real services, a write empties
 every page that shows it and leaves the others served from the cache.
 
 Each test warms a set of pages (second request a hit), writes, then asks each
@@ -21,8 +21,6 @@ from botapi.models import Bot
 from games import creation
 from games.models import Game
 from games.referee import steps as referee
-from harbormaster import pagecache
-from harbormaster import pagecache_tokens as tokens
 from people.services import ensure_person
 from ratings.models import RatingChange
 from ratings.recompute import recompute_scope
@@ -31,9 +29,11 @@ from ratings.services import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 from tests.tournaments.events.test_duplicate_privacy import play_to_the_end
 from tests.tournaments.played import played_game
-from tournaments import broadcast, pagecache_bumps
 from tournaments.events.lifecycle import abort_unfinished_games
 from tournaments.models import League, Round, Table, Tournament
+from web.cache import bumps as pagecache_bumps
+from web.cache import pagecache, tokens
+from web.sockets import broadcast
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("page_cache")]
 
@@ -295,7 +295,7 @@ def test_tokens_that_cannot_be_found_empty_every_page(
 def test_the_owners_log_fragment_follows_its_bots_versions_and_no_other_bot(
     world: World, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
-    from botapi import owner_views
+    from web.bots import views as owner_views
 
     rendered: list[int] = []
     real_sections = owner_views._sections

@@ -21,12 +21,12 @@ import pytest
 from django.conf import settings
 
 from games.creation import create_game
-from harbormaster.socket_limits import WS_MAX_SIZE
 from tests.foundation import raw_ws
 from tests.foundation.processes import clean_env
 from tests.foundation.servers import Server, start_server
 from tests.tournaments import workers
 from tests.tournaments.play.conftest import people
+from web.sockets.limits import WS_MAX_SIZE
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -19,9 +19,9 @@ from asgiref.sync import async_to_sync
 from channels.testing import HttpCommunicator
 from django.conf import settings
 
-from harbormaster import static_files
 from tests.foundation.processes import clean_env, run_python
 from tests.foundation.servers import Server, start_server
+from web.http import static_files
 
 SITE_CSS = Path(settings.BASE_DIR) / "static" / "css" / "site.css"
 TEN_YEARS = "max-age=315360000"
@@ -127,7 +127,7 @@ def test_with_debug_on_source_files_are_served_from_the_finders(debug_app, monke
     """The site's own folder and an app's (the admin's) both answer, never cached."""
     import django.contrib.admin
 
-    from harbormaster.asgi_handler import OneThreadASGIHandler
+    from web.http.asgi_handler import OneThreadASGIHandler
 
     def no_django(*args, **kwargs):
         raise AssertionError("a static file went through Django's handler")

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 
 from harbormaster.demo_serving import uvicorn_config
-from harbormaster.socket_limits import WS_MAX_SIZE
 from tests.foundation.processes import PROJECT_DIR
 from tests.foundation.test_compose import command_text
-from tournaments.consumers import MAX_FRAME_CHARS
+from web.sockets.consumers import MAX_FRAME_CHARS
+from web.sockets.limits import WS_MAX_SIZE
 
 
 def test_the_bound_is_small_and_fits_every_frame_the_consumer_reads() -> None:

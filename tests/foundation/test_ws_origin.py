@@ -1,4 +1,4 @@
-"""The websocket Origin check compares scheme, host and port (harbormaster.ws_origin).
+"""The websocket Origin check compares scheme, host and port (web.sockets.origin).
 
 Channels' ``AllowedHostsOriginValidator`` compared the host alone, so a page on
 another port of the same host (another origin to the browser) could open a
@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
 from harbormaster.asgi import application
-from harbormaster.ws_origin import SameOriginValidator
+from web.sockets.origin import SameOriginValidator
 
 pytestmark = pytest.mark.django_db
 

@@ -26,7 +26,7 @@ from games.referee.statecache import load_state
 from games.signals import game_aborted, game_created
 from people.seat_player import PersonSeats
 from tests.factories import CompetitorFactory
-from tournaments import broadcast
+from web.sockets import broadcast
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 

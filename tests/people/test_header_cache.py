@@ -1,5 +1,5 @@
 """A signed-in person's site header kept by the page cache (``pagecache.site_header``,
-``people.header``): the render's bytes but for a fresh CSRF token, only for people no game
+``web.cache.header``): the render's bytes but for a fresh CSRF token, only for people no game
 can be waiting for, and never one person's header for another."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from django.conf import settings
 from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
 
-from harbormaster import pagecache
 from people import services
-from people.header import header_variant
 from tests.factories import CompetitorFactory, UserFactory
 from tests.people.headers import header_of, signed_in
+from web.cache import pagecache
+from web.cache.header import header_variant
 
 from .waiting_games import running_game
 

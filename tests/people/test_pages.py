@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from people import services
+from people import selectors, services
 from ratings.models import Rating
 from ratings.scopes import global_scope, league_scope
 from tests.factories import BotFactory, CompetitorFactory, LeagueFactory, UserFactory, finished_game
@@ -85,7 +85,7 @@ def test_bots_only_league_says_so() -> None:
     bot = BotFactory(owner=user)
     league = LeagueFactory(pool=League.Pool.BOTS)
     rate(bot.competitor, league_scope(league), 1400, 20.0, 4.0, 1)
-    [row] = services.ratings_by_scope(bot.competitor)
+    [row] = selectors.ratings_by_scope(bot.competitor)
     assert (row.pool, row.pool_text, row.is_global) == ("bots", "bots only", False)
 
 

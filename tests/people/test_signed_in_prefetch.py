@@ -1,5 +1,5 @@
 """A signed-in page served from the page cache in two cache round trips (the session, then
-one batch: ``harbormaster.cache_prefetch``, ``people.prefetch``), with every check made as
+one batch: ``web.cache.prefetch``, ``web.cache.signed_in``), with every check made as
 before on what the batch read, and nothing of one request's batch left for another."""
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from harbormaster import cache_prefetch, pagecache
 from people import services
 from tests.factories import DEFAULT_PASSWORD, CompetitorFactory, UserFactory
 from tests.foundation.test_pagecache import counting_cache_calls, hit
 from tests.people.headers import header_of, signed_in
+from web.cache import pagecache
+from web.cache import prefetch as cache_prefetch
 
 from .waiting_games import running_game
 

@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from games.models import Game, Seat
 from games.referee import statecache
 from people import services
-from people.waiting import MAX_GAMES, games_waiting_for
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
+from web.people.waiting import MAX_GAMES, games_waiting_for
 
 from .waiting_games import running_game, seat_to_move
 
@@ -113,7 +113,7 @@ def test_anonymous_pages_show_no_badge_and_make_no_extra_query(client, settings)
         with_badge.append(len(queries))
     templates = copy.deepcopy(django_settings.TEMPLATES)
     processors = templates[0]["OPTIONS"]["context_processors"]
-    processors.remove("people.context_processors.waiting")
+    processors.remove("web.people.context_processors.waiting")
     settings.TEMPLATES = templates
     without = []
     for path in PAGES[:-1]:

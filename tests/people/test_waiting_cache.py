@@ -1,4 +1,4 @@
-"""The badge's cached "no game can wait" (people.seated): no query for people not playing,
+"""The badge's cached "no game can wait" (web.cache.seated): no query for people not playing,
 and never a missing badge when one of their games waits, through the real referee."""
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from games.models import Competitor
 from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.statecache import load_state
-from people import seated, services
-from people.waiting import games_waiting_for
+from people import services
 from tests.factories import CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
+from web.cache import seated
+from web.people.waiting import games_waiting_for
 
 from .waiting_games import running_game
 

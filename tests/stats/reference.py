@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.db.models import Avg, Count, FilteredRelation, Q
 from django.db.models.lookups import Exact, GreaterThan, LessThan
 
+from games import listings
 from games.models import Competitor, Seat
 from ratings.models import RatingChange
 from stats.competitor import OPPONENTS, HeadToHead, SeatResults, counted
 from stats.sql import JsonArrayItem
-from tournaments import listings
 
 MY_RANK = JsonArrayItem("game__outcome__ranks", "position")
 MY_SCORE = JsonArrayItem("game__outcome__scores", "position")

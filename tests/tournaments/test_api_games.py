@@ -13,13 +13,13 @@ import pytest
 from rest_framework.test import APIClient
 
 import engines
+from botapi.seating import no_such_bot
 from engines import CHANCE
 from games.creation import GameSetupError, create_game
 from games.models import Game, Move, Seat
 from games.rating_rules import DEFAULT_EXAMPLE_BOTS_USERNAME
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
 from tests.tournaments.played import played_game
-from tournaments.seating import no_such_bot
 
 pytestmark = pytest.mark.django_db
 

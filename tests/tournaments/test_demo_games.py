@@ -15,11 +15,11 @@ from django.test import Client
 
 import engines
 from botapi.models import Bot
+from botapi.seating import example_bots_username
 from games.models import Game
 from games.records.verification import verify_game
 from harbormaster.demo import EXAMPLE_BOTS, SUSPENDED_REASON, example_bots
 from ratings.models import Rating
-from tournaments.seating import example_bots_username
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -18,11 +18,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games.cursor import Cursor
 from games.models import Competitor, Game
 from people import services
 from tests.factories import CompetitorFactory, UserFactory, finished_game
-from tournaments import views
-from tournaments.game_cursor import Cursor
+from web.games import views
 
 pytestmark = pytest.mark.django_db
 

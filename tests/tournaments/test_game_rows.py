@@ -14,11 +14,11 @@ import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
 
+from games import listings
 from games.models import Game, Seat
 from stats.competitor import game_rows, games_of
 from stats.filters import GameFilters
 from tests.factories import CompetitorFactory, GameFactory, finished_game
-from tournaments import listings
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

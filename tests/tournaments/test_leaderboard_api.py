@@ -18,8 +18,8 @@ from ratings.models import Rating
 from ratings.scopes import global_scope, league_scope
 from tests.factories import LeagueFactory
 from tests.tournaments.ladders import ladder
-from tournaments import leaderboards
-from tournaments.leaderboards import Ladder
+from web.leaderboards import ranking as leaderboards
+from web.leaderboards.ranking import Ladder
 
 pytestmark = pytest.mark.django_db
 

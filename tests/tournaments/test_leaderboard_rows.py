@@ -14,7 +14,7 @@ from games.models import Competitor
 from ratings.models import Rating
 from ratings.scopes import global_scope
 from tests.tournaments.ladders import ladder
-from tournaments import ladder_pages
+from web.leaderboards import pages as ladder_pages
 
 pytestmark = pytest.mark.django_db
 

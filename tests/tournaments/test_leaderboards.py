@@ -18,9 +18,9 @@ from ratings.models import Rating, RatingScope
 from ratings.scopes import global_scope, league_scope, systems_config
 from tests.factories import LeagueFactory
 from tests.tournaments.ladders import ladder
-from tournaments import leaderboards
-from tournaments.leaderboards import Ladder
 from tournaments.models import League
+from web.leaderboards import ranking as leaderboards
+from web.leaderboards.ranking import Ladder
 
 pytestmark = pytest.mark.django_db
 
@@ -170,7 +170,7 @@ def test_the_overview_in_each_system(client: Client, system: str, best: int, sho
 def test_the_overview_links_the_leagues_ladders(
     client: Client, monkeypatch, page_cache, django_capture_on_commit_callbacks
 ) -> None:
-    from tournaments import views
+    from web.games import views
 
     ladder("manila", [1.0], games=1)
     page = client.get("/leaderboards/").content.decode()

@@ -1,4 +1,4 @@
-"""``botapi.api.plain_data.representer`` writes what the serializer's ``data`` held.
+"""``web.api.toolkit.plain_data.representer`` writes what the serializer's ``data`` held.
 
 Over the games API's records of every kind (finished with whole, fractional
 and missing scores, a forfeit, running, scheduled, unrated with a reason,
@@ -15,12 +15,12 @@ from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.renderers import JSONRenderer
 
-from botapi.api.plain_data import representer
 from games import spectator
 from games.models import Game, Seat
 from tests.factories import CompetitorFactory, GameFactory, finished_game
-from tournaments.api.serializers import GameSerializer
-from tournaments.api.views import games_queryset
+from web.api.games.serializers import GameSerializer
+from web.api.games.views import games_queryset
+from web.api.toolkit.plain_data import representer
 
 pytestmark = pytest.mark.django_db
 
@@ -62,8 +62,9 @@ def test_a_field_reading_another_key_is_refused() -> None:
 def test_the_leaderboard_rows_are_what_the_serializer_wrote() -> None:
     from ratings.scopes import global_scope
     from tests.tournaments.ladders import ladder
-    from tournaments import leaderboard_export, leaderboards
-    from tournaments.api.leaderboards import LeaderboardRowSerializer
+    from web.api.games.leaderboards import LeaderboardRowSerializer
+    from web.leaderboards import export as leaderboard_export
+    from web.leaderboards import ranking as leaderboards
 
     ladder("manila", [10.0, 2.5, -0.004, 0.0], games=3)
     write = representer(LeaderboardRowSerializer)

@@ -1,5 +1,6 @@
-"""The game page's ply list a window at a time (``tournaments.ply_window``): a long game's page
-renders one window, links the others, and the board replay still covers every position."""
+"""The game page's ply list a window at a time (``web.games.ply_window``): a long game's page
+renders one window, links the others (the board replay still covering every position is
+``tests/browser/test_ply_window.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from games import spectator
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import played_game
-from tournaments import ply_window
+from web.games import ply_window
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -70,48 +71,3 @@ def test_only_the_windows_plies_are_made(monkeypatch) -> None:
     monkeypatch.setattr(spectator, "PublicPly", lambda **fields: made.append(1) or ply(**fields))
     spectator.public_plies_between(game, lambda total: range(40, 60))
     assert len(made) == 20, "only the window's plies are made"
-
-
-def test_a_windowed_list_steps_through_every_position_in_a_browser(
-    live_server, monkeypatch, tmp_path
-) -> None:
-    """The board covers the whole game from any window; the list marks the plies it holds."""
-    from tests.browser_site import artefacts
-    from tests.tournaments.boards.webdriver import MISSING, Browser
-    from tests.tournaments.replay.test_replay_in_browser import key, no_errors, wait_for
-
-    if MISSING is not None:
-        pytest.skip(MISSING)
-    monkeypatch.setattr(ply_window, "SIZE", 50)
-    players = [CompetitorFactory(name=name, kind="person") for name in ("Ana", "Ben", "Cy")]
-    game = played_game("manila", players, seed="windowed-browser")
-    current = (
-        "return [...document.querySelectorAll('#replay li.current')].map(li => li.dataset.ply);"
-    )
-    with Browser(width=1280, height=1000) as browser:
-        browser.get(f"{live_server.url}/games/{game.pk}/?plies=50")
-        wait_for(browser, [str(game.next_ply), "spectator", True])
-        assert len(browser.find_all("#replay li.ply")) == 50
-        assert browser.run(current) == []
-        assert len(browser.find_all("#replay li.future")) == 0
-        key(browser, "Home")
-        wait_for(browser, ["0", "spectator", True])
-        assert browser.run(current) == [] and len(browser.find_all("#replay li.future")) == 50
-        browser.run(
-            "var s = document.querySelector('#stepper input[type=range]');"
-            "s.value = '60'; s.dispatchEvent(new Event('input'));"
-        )
-        wait_for(browser, ["60", "spectator", True])
-        assert browser.run(current) == ["60"]
-        assert len(browser.find_all("#replay li.future")) == 39
-        key(browser, "End")
-        wait_for(browser, [str(game.next_ply), "spectator", True])
-        no_errors(browser)
-        shots = artefacts(tmp_path, "ply-window")
-        browser.screenshot(shots / "window-1280.png")
-    with Browser(width=390, height=900) as phone:
-        phone.get(f"{live_server.url}/games/{game.pk}/?plies=50")
-        wait_for(phone, [str(game.next_ply), "spectator", True])
-        phone.run("document.querySelector('#replay').scrollIntoView()")
-        phone.screenshot(shots / "window-390.png")
-        no_errors(phone)

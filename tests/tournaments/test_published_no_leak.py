@@ -21,7 +21,7 @@ from games.creation import create_game
 from games.models import Game
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people
-from tournaments import broadcast
+from web.sockets import broadcast
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]

@@ -12,7 +12,7 @@ FORMAT_NAMES = {
     "swiss": "Swiss",
     "knockout": "knockout",
 }
-"""Format name -> label. Arena play is a league's (``formats.arena``), not a tournament's."""
+"""Format name -> label. Arena play is a league's (``formats.matchmaking``), not a tournament's."""
 
 
 def get(name: str) -> Format:

@@ -1,4 +1,4 @@
-"""``manage.py play ENGINE BOT BOT [...]``: local games between bots (logic in ``botapi.play``)."""
+"""``manage.py play ENGINE BOT BOT [...]``: local games between bots (``botapi.local_games``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from botapi import play
+from botapi import local_games as play
 
 
 class Command(BaseCommand):

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games.listings import engine_name
 from games.models import Game
 from harbormaster import embedded_celery
 from harbormaster.demo import (
@@ -31,7 +32,6 @@ from harbormaster.demo import (
     run_club_event,
 )
 from tournaments import events
-from tournaments.listings import engine_name
 from tournaments.models import Table, Tournament
 
 

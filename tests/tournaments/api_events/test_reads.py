@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.tournaments.pages.builders import make_event, withdraw
-from tournaments.events import standings as event_standings
+from tournaments.events import standings_table as event_standings
 from tournaments.models import Entrant, Table, Tournament
 
 pytestmark = pytest.mark.django_db

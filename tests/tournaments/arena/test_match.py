@@ -1,4 +1,4 @@
-"""Properties of the pure arena matchmaking (``tournaments.formats.arena.match``)."""
+"""Properties of the pure arena matchmaking (``tournaments.formats.matchmaking.match``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.formats import FormatError
-from tournaments.formats.arena import Candidate, first_table_size, match
+from tournaments.formats.matchmaking import Candidate, first_table_size, match
 from tournaments.formats.sizes import table_sizes
 
 

@@ -8,13 +8,13 @@ import pytest
 from django.utils import timezone
 
 from botapi.models import Bot
+from botapi.seating import example_bots_username
 from games.models import Game
 from ratings.models import Rating
 from ratings.scopes import league_scope
 from tests.factories import BotFactory, CompetitorFactory, GameFactory, UserFactory, seat_bot
 from tournaments import arena
 from tournaments.models import ArenaEntry, League, Tournament
-from tournaments.seating import example_bots_username
 
 pytestmark = pytest.mark.django_db
 

@@ -31,7 +31,7 @@ from games.models import Game, Move
 from tests.tournaments.play.conftest import IN_MEMORY, Socket
 from tournaments import events
 from tournaments.models import Tournament
-from tournaments.ply_window import SIZE
+from web.games.ply_window import SIZE
 
 from .conftest import finish_games, make_event, people, play_out, pull_bots, running_games
 

@@ -18,15 +18,15 @@ from botapi import notify
 from botapi.tasks import notify_bots
 from botapi.versions import head_to_head
 from games import spectator
+from games.listings import games_with_seats
 from games.models import Game, Move
 from games.records.verification import NotVerifiable, verify_game
 from games.referee import steps as referee
 from games.referee.statecache import load_state
 from tests.factories import BotFactory, CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
-from tournaments import broadcast
-from tournaments.listings import games_with_seats
 from tournaments.models import Round, Table, Tournament
+from web.sockets import broadcast
 
 pytestmark = pytest.mark.django_db
 

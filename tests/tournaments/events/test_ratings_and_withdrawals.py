@@ -12,8 +12,9 @@ from games.referee import steps as referee
 from ratings.models import Rating, RatingChange, RatingScope
 from tests.factories import LeagueFactory
 from tests.tournaments.played import play_as_people
-from tournaments import events, person_moves
+from tournaments import events
 from tournaments.models import Entrant, Round, Table, Tournament
+from web.sockets import person_moves
 
 from .conftest import finish_games, make_event, people, running_games
 

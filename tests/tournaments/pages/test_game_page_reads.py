@@ -11,13 +11,13 @@ from __future__ import annotations
 import pytest
 from django.db.models import Q
 
-from games import spectator
+from games import listings, spectator
 from games.models import Game, Seat
 from ratings.models import RatingChange, RatingScope
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.played import played_game
-from tournaments import game_page_reads, listings
+from web.games import page_reads as game_page_reads
 
 pytestmark = pytest.mark.django_db
 

@@ -16,15 +16,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games import spectator
+from games import listings, spectator
 from games.models import Game, Seat
 from ratings.models import RatingChange, RatingScope
 from ratings.services import apply_game_result
 from ratings.systems import get_system
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.played import played_game
-from tournaments import listings, rating_effects
 from tournaments.models import Round, Table, Tournament
+from web.games import rating_effects
 
 pytestmark = pytest.mark.django_db
 

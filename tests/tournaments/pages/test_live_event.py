@@ -20,7 +20,7 @@ from tests.factories import BotFactory, UserFactory
 from tests.tournaments.events.conftest import finish_games, running_games
 from tests.tournaments.pages.test_tournament_pages import text
 from tournaments import events
-from tournaments.events import standings as event_standings
+from tournaments.events import standings_table as event_standings
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]

@@ -21,7 +21,7 @@ from django.test.utils import CaptureQueriesContext
 from ratings.services import apply_game_result
 from tests.factories import CompetitorFactory, LeagueFactory, finished_game
 from tests.tournaments.pages.builders import make_event, withdraw
-from tournaments.events import standings as event_standings
+from tournaments.events import standings_table as event_standings
 from tournaments.models import Entrant, Table
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.test import Client
 
 from tests.factories import CompetitorFactory, LeagueFactory
 from tests.tournaments.pages.builders import make_event, withdraw
-from tournaments.events import standings as event_standings
+from tournaments.events import standings_table as event_standings
 from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db

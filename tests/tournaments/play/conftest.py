@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from games.models import Competitor
-from tournaments.routing import websocket_urlpatterns
+from web.sockets.routing import websocket_urlpatterns
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 TIMEOUT_S = 5

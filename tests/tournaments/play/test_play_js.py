@@ -13,9 +13,9 @@ import subprocess
 
 import pytest
 
-from harbormaster.socket_limits import REFUSED_CODE
 from tests.foundation.processes import PROJECT_DIR
 from tests.sdk_js.node import node_or_skip
+from web.sockets.limits import REFUSED_CODE
 
 HARNESS = r"""
 const fs = require("fs"), vm = require("vm");

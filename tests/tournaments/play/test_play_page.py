@@ -22,7 +22,7 @@ def test_the_play_page_opens_the_games_socket_with_its_engines_board(client) -> 
 
 
 def test_an_engine_without_a_renderer_yet_still_gets_the_page(client, monkeypatch) -> None:
-    from tournaments import play_views
+    from web.games import play as play_views
 
     monkeypatch.setattr(play_views.finders, "find", lambda path: None)
     game = played_game("grog_island", people(2), plies=5)

@@ -13,7 +13,7 @@ from channels.layers import get_channel_layer
 from games.creation import create_game
 from games.models import Move
 from games.referee.statecache import load_state
-from tournaments import broadcast
+from web.sockets import broadcast
 
 from .conftest import Socket, people
 

@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from django.contrib.sessions.backends.cache import SessionStore
 
 from games.creation import create_game
-from harbormaster import socket_limits
+from web.sockets import limits as socket_limits
 
 from .conftest import TIMEOUT_S, Socket, people
 

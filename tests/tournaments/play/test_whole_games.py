@@ -39,7 +39,7 @@ from games.boards import legal_entries
 from games.creation import create_game
 from games.models import Game
 from tests.tournaments.played import fast_forward
-from tournaments import consumers
+from web.sockets import consumers
 
 from .conftest import Socket, people
 

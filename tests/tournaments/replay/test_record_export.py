@@ -26,8 +26,8 @@ from games.referee import statecache
 from games.referee import steps as referee
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people, played_game
-from tournaments import person_moves
 from tournaments.models import Round, Table, Tournament
+from web.sockets import person_moves
 
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 

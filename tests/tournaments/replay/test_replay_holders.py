@@ -27,8 +27,8 @@ from tests.engines.helpers import perturb_secrets
 from tests.factories import BotFactory, UserFactory
 from tests.people.waiting_games import running_game
 from tests.tournaments.played import played_game
-from tournaments import person_moves
 from tournaments.models import Round, Table, Tournament
+from web.sockets import person_moves
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,1 @@
+"""Real-browser tests: headless Debian Chromium driven by Selenium (``chromium.start``)."""

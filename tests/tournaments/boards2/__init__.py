@@ -1,1 +1,0 @@
-"""Browser tests of the Cargo Noir and Grog Island boards (issue 15)."""

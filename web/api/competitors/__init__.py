@@ -1,0 +1,1 @@
+"""A competitor's games as JSON pages or one CSV."""

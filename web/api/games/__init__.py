@@ -1,0 +1,4 @@
+"""The game API under /api/v1/.
+
+Create games, read their public records, leaderboards, events and the arena.
+"""

@@ -1,0 +1,1 @@
+"""The tournament and league pages and the standings CSV."""

@@ -1,0 +1,145 @@
+"""Server-rendered pages of tournaments and leagues, and the standings as CSV.
+
+What may be shown is decided in :mod:`tournaments.event_listings` (drafts are
+not public, the event seed only once revealed) and the standings in
+:mod:`tournaments.events.standings_table`; these views only gather it for the
+templates.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from common.csv_text import spreadsheet_safe
+from tournaments import event_listings, events
+from tournaments.events import standings_table as event_standings
+from tournaments.events.rounds import settings_of
+from tournaments.formats import standings as pure_standings
+from tournaments.models import League
+from web.cache import tokens as pagecache_tokens
+from web.cache.pagecache import cached_page
+from web.leaderboards import pages as ladder_pages
+
+ARENA_GAMES_ON_LEAGUE_PAGE = 10
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Every public tournament, running ones first, and the leagues."""
+    tournaments = list(event_listings.public_tournaments())
+    rows = [
+        {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
+        for t in tournaments
+    ]
+    return render(
+        request,
+        "tournaments/tournament_list.html",
+        {"rows": rows, "leagues": League.objects.order_by("name")},
+    )
+
+
+@require_GET
+def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Status, settings, seed, rounds and tables, standings and crosstable of one tournament."""
+    tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
+    board = event_standings.board(tournament)
+    rounds = event_listings.rounds_of(tournament, board.entrants, board.history)
+    return render(
+        request,
+        "tournaments/tournament.html",
+        {
+            "t": tournament,
+            "settings": event_listings.settings_in_words(tournament, len(board.entrants)),
+            "total_rounds": event_listings.total_rounds(tournament, len(board.entrants)),
+            "seed": events.event_seed_revealed(tournament),
+            "entrants": board.entrants,
+            "rounds": rounds,
+            "standings": board.standings,
+            "crosstable": board.crosstable,
+            "bye_points": pure_standings.bye_points(settings_of(tournament)),
+        },
+    )
+
+
+CSV_COLUMNS = (
+    "rank",
+    "entrant",
+    "kind",
+    "status",
+    "points",
+    "tablemates_points",
+    "game_score",
+    "head_to_head",
+    "tables",
+    "byes",
+    "reason",
+)
+
+
+def number(value: float) -> str:
+    """Up to six decimals, no trailing zeros: 6 -> "6", 24.666666666666664 -> "24.666667"."""
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+@require_GET
+def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings as CSV, one row per entrant in rank order, named after the tournament."""
+    tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
+    name = slugify(tournament.slug or tournament.name) or "tournament"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}-{tournament.pk}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow(CSV_COLUMNS)
+    for row in event_standings.standings(tournament):
+        writer.writerow(
+            [
+                row.rank,
+                spreadsheet_safe(row.entrant.name),
+                row.entrant.kind,
+                row.entrant.status,
+                number(row.points),
+                number(row.tablemates_points),
+                number(row.game_score),
+                number(row.head_to_head),
+                row.tables,
+                row.byes,
+                spreadsheet_safe(row.entrant.reason),
+            ]
+        )
+    return response
+
+
+@require_GET
+@cached_page(depends=pagecache_tokens.lists)
+def league_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league: its tournaments, its own leaderboard, its pool and its arena."""
+    league = get_object_or_404(League, slug=slug)
+    tournaments = event_listings.public_tournaments().filter(league=league)
+    board = ladder_pages.board(
+        event_listings.league_scope(league),
+        request.GET,
+        offer_kinds=league.pool == League.Pool.MIXED,
+    )
+    return render(
+        request,
+        "tournaments/league.html",
+        {
+            "league": league,
+            "tournaments": [
+                {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
+                for t in tournaments
+            ],
+            "board": board,
+            "export_url": reverse("games-api:league-leaderboard", args=[league.slug]),
+            "arena_players": league.arena_entries.filter(active=True).count(),
+            "recent": event_listings.arena_games(league, ARENA_GAMES_ON_LEAGUE_PAGE),
+            "arena_move_time": event_listings.seconds(league.arena_move_time_ms),
+            "arena_time_bank": event_listings.seconds(league.arena_time_bank_ms),
+        },
+    )

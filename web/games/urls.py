@@ -1,0 +1,40 @@
+"""Web pages of games, leaderboards, tournaments and leagues, included at the site root by
+``harbormaster/urls.py``."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from web.events import views as event_views
+from web.games import (
+    board as board_views,
+)
+from web.games import (
+    play as play_views,
+)
+from web.games import (
+    replay as replay_views,
+)
+from web.games import (
+    verify as verify_views,
+)
+from web.games import (
+    views,
+)
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("games/", views.games, name="games"),
+    path("games/<int:pk>/", views.game_page, name="game"),
+    path("games/<int:pk>/verify/", verify_views.verify_page, name="game-verify"),
+    path("games/<int:pk>/boards.json", replay_views.game_boards, name="game-boards"),
+    path("games/<int:pk>/play/", play_views.play_page, name="play"),
+    path("boards/<slug:engine>/", board_views.board_preview, name="board-preview"),
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("leaderboards/<slug:engine>/", views.leaderboard, name="leaderboard"),
+    path("tournaments/", event_views.tournament_list, name="tournaments"),
+    path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
+    path("leagues/<slug:slug>/", event_views.league_page, name="league"),
+]

@@ -1,0 +1,169 @@
+"""Server-rendered game pages: one game with its replay, and the leaderboards.
+
+What may be shown is decided in :mod:`games.spectator` (no action,
+chance's included, and no seed before a game is finished); these views only
+gather it for the templates.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.views.decorators.http import require_GET
+
+import engines
+from games import cursor as game_cursor
+from games import listings, seat_holders, spectator
+from games.records import replay
+from ratings import selectors as ratings_selectors
+from tournaments import event_listings
+from web.cache import tokens as pagecache_tokens
+from web.cache.pagecache import cached_page
+from web.games import page_reads as game_page_reads
+from web.games import ply_window, rating_effects
+from web.leaderboards import pages as ladder_pages
+from web.leaderboards import params as ladder_params
+from web.leaderboards import ranking as leaderboards_
+
+GAMES_PER_PAGE = 50
+LEAGUES_ON_OVERVIEW = 20
+"""The leaderboards overview links this many leagues' ladders (all: the tournaments page)."""
+
+
+def _every_ladder() -> list[str]:
+    """The overview's tokens: every registered engine's ladder."""
+    return pagecache_tokens.ladders_overview(engine.slug for engine in engines.all_engines())
+
+
+@require_GET
+@cached_page(depends=pagecache_tokens.game_page)
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Seats, and once public their results with the rating change the game caused; the seed
+    commitment (the seed, a verify link and the record's download once public); the replay.
+
+    Kept by the page cache once its record is public (a finished game changes only
+    with the results and names, which bump the tokens); before, it moves with every
+    ply (moves bump nothing) and shows a seat holder their own seat, so it is marked
+    ``private`` and never stored.
+    """
+    game = get_object_or_404(listings.games_with_results(), pk=pk)
+    withdrawn = game_page_reads.attach_seats(game)
+    seats = spectator.public_seats(game)
+    names = {seat.position: seat.competitor for seat in seats}
+    rules = engines.get(game.engine)
+    asked = request.GET.get("plies")
+    shown, window = spectator.public_plies_between(
+        game, lambda total: ply_window.requested(total, asked)
+    )
+    plies = [
+        {
+            "ply": ply,
+            "who": "chance" if ply.is_chance else names.get(ply.seat, f"seat {ply.seat}"),
+            "events": [spectator.event_text(rules, event) for event in ply.events],
+        }
+        for ply in shown
+    ]
+    summary = listings.GameSummary(game, listings.engine_name(game.engine), seats)
+    public = spectator.is_public(game)
+    # The seat switcher: every seat once the record is public; before, the viewer's own.
+    held = frozenset() if public else seat_holders.seats_held_by(game, request.user)
+    board = {
+        "engine": rules.slug,
+        "url": reverse("tournaments:game-boards", args=[game.pk]),
+        "public": public,
+        "positions": replay.replayable_positions(game),
+        "seats": [
+            {"seat": seat.position, "name": seat.competitor, "yours": seat.position in held}
+            for seat in seats
+            if public or seat.position in held
+        ],
+        "held": bool(held),
+    }
+    response = render(
+        request,
+        "tournaments/game.html",
+        {
+            "game": game,
+            "summary": summary,
+            "seats": seats,
+            "seed": spectator.visible_seed(game),
+            "finished": public,
+            "ratings": rating_effects.game_ratings(game, seats, withdrawn),
+            "board": board,
+            "plies": plies,
+            "ply_count": window.total,
+            "ply_window": window,
+            "current_version": rules.version,
+        },
+    )
+    if not public:
+        patch_cache_control(response, private=True)
+    return response
+
+
+@require_GET
+@cached_page(depends=pagecache_tokens.lists)
+def games(request: HttpRequest) -> HttpResponse:
+    """Every listed game, newest first, a page at a time ("older games" by cursor)."""
+    before = game_cursor.requested(request.GET)
+    page = listings.games_page(listings.listed_games(), before, GAMES_PER_PAGE)
+    here = reverse("tournaments:games")
+    return render(
+        request,
+        "tournaments/game_list.html",
+        {
+            "games": page.games,
+            "older": page.older,
+            "older_url": here,
+            "newest_url": here if before is not None else "",
+        },
+    )
+
+
+@require_GET
+@cached_page(depends=lambda request: _every_ladder())
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    """Every engine's global ladder: its top few in the chosen system (a query each), linking
+    to the full board in that system; and links to the leagues' own ladders."""
+    asked = ladder_params.from_query(request.GET)
+    ladder = leaderboards_.Ladder(asked.ladder.system)
+    boards = ladder_pages.overview(
+        engines.all_engines(), ratings_selectors.global_ladders(), ladder
+    )
+    leagues, more_leagues = event_listings.first_leagues(LEAGUES_ON_OVERVIEW)
+    return render(
+        request,
+        "tournaments/leaderboards.html",
+        {
+            "boards": boards,
+            "leagues": leagues,
+            "more_leagues": more_leagues,
+            "ladder": ladder,
+            "systems": ladder_pages.system_links(None, ladder, with_kind=False),
+            "notes": asked.ignored,
+        },
+    )
+
+
+@require_GET
+@cached_page(depends=pagecache_tokens.ladder_page)
+def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
+    """One engine's global ladder, a page at a time, in the chosen system and kind
+    (``web.leaderboards.pages``)."""
+    try:
+        rules = engines.get(engine)
+    except engines.InvalidGame:
+        raise Http404(f"no game called {engine!r}") from None
+    board = ladder_pages.board(ratings_selectors.global_ladder(engine), request.GET)
+    return render(
+        request,
+        "tournaments/leaderboard.html",
+        {
+            "engine": rules,
+            "board": board,
+            "export_url": reverse("games-api:leaderboard", args=[engine]),
+            "recent": listings.recent_games(10, engine=engine),
+        },
+    )

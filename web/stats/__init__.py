@@ -1,0 +1,1 @@
+"""The competitor pages of bots (people's are under ``web.people``)."""

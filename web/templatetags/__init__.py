@@ -1,0 +1,1 @@
+"""Template libraries of the pages (``{% load game_rows %}`` and the others)."""
