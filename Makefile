@@ -12,7 +12,7 @@ PORT ?= 8000
 
 # `make test` talks to this machine's PostgreSQL and Redis; override either,
 # or empty both (`make test DATABASE_URL= REDIS_URL=`) for the embedded
-# SQLite / in-memory / eager-Celery mode.
+# SQLite / in-memory mode (Celery eager in the test process).
 DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/harbormaster
 REDIS_URL ?= redis://127.0.0.1:6379/1
 PYTEST_WORKERS ?= auto

@@ -16,8 +16,8 @@ off, each request's database connection let go at its end as a server does
 every ``--writes-every`` requests plays one game to its end by the real write
 path: ``create_game`` for three competitors drawn by the same popularity as
 the views, its moves logged by the referee's own claim write in the same
-transaction, and the referee's ``advance`` (run at the commit, as in the
-embedded mode) finishing it: outcome, ratings, tallies and every page-cache
+transaction, and the referee's ``advance`` (run here, as a worker would)
+finishing it: outcome, ratings, tallies and every page-cache
 bump a real game makes. The writes' own time is not measured.
 
 Per page kind it prints the requests, the share served from the cache
@@ -145,7 +145,7 @@ def play_one_game(competitor_ids: Sequence[int], engine: str, rng: random.Random
             state.apply(seat, decision.action)
             decisions.append((seat, decision))
         assert claims.claim_plies(game, game.next_ply, decisions), "the ply was taken"
-    if not settings.CELERY_TASK_ALWAYS_EAGER:  # with a broker nobody consumes here
+    if not settings.CELERY_TASK_ALWAYS_EAGER:  # no worker consumes the queue in this process
         advance(game.pk)
     status = Game.objects.filter(pk=game.pk).values_list("status", flat=True).get()
     assert status == Game.Status.FINISHED, f"game {game.pk} is {status}, not finished"

@@ -14,8 +14,9 @@ wakes up and looks once.
   (re)connects every waiter of its process wakes and looks; while it is
   disconnected, :func:`wakeups_are_reliable` is False and waiters look on
   their own every :data:`UNRELIABLE_RECHECK_S`.
-* Without it (embedded mode: the referee runs inside the server's own
-  requests) the waiters of this process are woken directly.
+* Without it (embedded mode: the referee runs on the Celery worker
+  threads of the serving process itself) the waiters of this process are
+  woken directly.
 
 Waiters are registered before their poll first looks at the database, so a
 turn that comes up between that look and the wait still wakes them.

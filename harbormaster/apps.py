@@ -8,9 +8,8 @@ class HarbormasterConfig(AppConfig):
     verbose_name = "Harbormaster"
 
     def ready(self) -> None:
-        # Django's place for these: models and what imports them load once the apps are ready.
-        from games.referee import dispatch
-        from harbormaster import embedded_scheduler
+        # Django's place for this import: the app registry must be ready first.
+        from harbormaster import embedded_celery
 
-        # The referee (in games) sets the embedded mode's clocks through this.
-        dispatch.register_timer(embedded_scheduler.call_later)
+        # /healthz asks whether this process runs the embedded mode's worker.
+        embedded_celery.register_health_check()

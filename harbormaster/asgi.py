@@ -10,8 +10,8 @@ before any check, and wait for it without end.
 Static files are answered before any of that, on the event loop
 (:mod:`web.http.static_files`). Django's handler runs the middleware and
 the view in one thread per request (:mod:`web.http.asgi_handler`).
-In the embedded mode (no broker) the first event served starts beat's
-periodic work in this process (:mod:`harbormaster.embedded_scheduler`).
+In the embedded mode (no Redis) the first event served starts Celery's worker
+and beat in this process (:mod:`harbormaster.embedded_celery`).
 Once built, the process's start-up heap is frozen out of the garbage
 collector's full collections (:mod:`harbormaster.heap`).
 """
@@ -34,7 +34,7 @@ django_http_app = OneThreadASGIHandler()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from harbormaster.embedded_scheduler import StartsBeat  # noqa: E402
+from harbormaster.embedded_celery import StartsCelery  # noqa: E402
 from harbormaster.heap import warm_and_freeze  # noqa: E402
 from web.http.bodylimit import BodySizeLimit  # noqa: E402
 from web.http.bodytimeout import BodyTimeout  # noqa: E402
@@ -42,7 +42,7 @@ from web.http.static_files import with_static_files  # noqa: E402
 from web.sockets.origin import SameOriginValidator  # noqa: E402
 from web.sockets.routing import websocket_urlpatterns  # noqa: E402
 
-application = StartsBeat(
+application = StartsCelery(
     ProtocolTypeRouter(
         {
             "http": with_static_files(BodyTimeout(BodySizeLimit(django_http_app))),

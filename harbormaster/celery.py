@@ -2,8 +2,9 @@
 
 Workers start with ``celery -A harbormaster worker`` and the scheduler with
 ``celery -A harbormaster beat``; tasks are found in every installed app's
-``tasks`` module. Queues, pools and the beat schedule: docs/architecture.md,
-"The referee".
+``tasks`` module; in the embedded mode (no ``REDIS_URL``) the serving process
+runs both in threads (``harbormaster.embedded_celery``). Queues, pools and the
+beat schedule: docs/operating.md, "Celery".
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ app.add_defaults({"CELERY_DB_REUSE_MAX": 1_000_000})
 
 
 @signals.worker_init.connect
-def keep_database_connections(**_: Any) -> None:
+def keep_database_connections(sender: Any = None, **_: Any) -> None:
     """Let worker threads keep their database connections from one task to the next.
 
     A referee task is a few short queries; opening a PostgreSQL connection
@@ -50,7 +51,14 @@ def keep_database_connections(**_: Any) -> None:
     the main process before the execution pool starts (threads, or prefork's
     children), before any task has connected; a connection or pool made
     earlier all the same is closed first.
+
+    Not for a worker that runs in a thread of a process serving the site
+    (the embedded mode's, ``harbormaster.embedded_celery``): the settings it
+    changes are the whole process's, and that worker closes its connections
+    after every task instead.
     """
+    if getattr(sender, "shares_the_process", False):
+        return
     for alias in connections:
         connection = connections[alias]
         connection.close()

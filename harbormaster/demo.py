@@ -9,16 +9,15 @@ directly. Three steps:
   a greedy bot and five random bots are served over HTTP on 127.0.0.1 from
   this process (``harbormaster_bot.serve_in_background``), registered as bots of the
   example-bot account (``botapi.selectors.seating``: anyone may seat them), and
-  seated in games made with ``create_game``. On the embedded defaults Celery
-  is eager, so each game plays to its end inside ``create_game``; with a
-  broker the workers play them and this waits;
+  seated in games made with ``create_game``; Celery's workers play them (on
+  the embedded defaults the worker threads of this process, which
+  ``demo_setup`` runs while it plays) and this waits for each;
 * a club event (:func:`run_club_event`): the league "Harbour club" (Manila,
   bots only) and a Swiss tournament of the six example bots in tables of 3,
   opened, entered and started by the demo admin through the same services
   the admin uses (``tournaments.events``). The round scheduler then plays it
-  to its end by itself: on the embedded defaults every round is paired and
-  played inside ``start`` (the referee's trampoline), with a broker the
-  workers do it and this waits. Manila because its games are the shortest
+  to its end by itself (the workers pair each round and play its games) and
+  this waits. Manila because its games are the shortest
   between the example bots (about 130 decisions for three players, against
   200 to 600 for the other engines).
 
@@ -68,7 +67,7 @@ DEMO_PERSON_EMAIL = "visitor@example.com"
 DEMO_GAMES_PER_ENGINE = 2
 DEMO_MOVE_TIME_MS = 3000
 DEMO_GAME_TIMEOUT_S = 120.0
-"""How long to wait for one game when real workers (not eager Celery) play it."""
+"""How long to wait for one game while the workers play it."""
 
 SUSPENDED_REASON = (
     "example bot of the demo: it answers only while `make demo` runs "
@@ -295,7 +294,7 @@ CLUB_ENGINE = "manila"
 CLUB_TABLE_SIZE = 3
 CLUB_ROUNDS = 3
 CLUB_EVENT_TIMEOUT_S = 600.0
-"""How long to wait for the club event when real workers (not eager Celery) play it."""
+"""How long to wait for the club event while the workers play it."""
 
 CLUB_STOPPED_REASON = "the demo's example bots stopped answering before the event ended"
 

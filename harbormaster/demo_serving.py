@@ -8,22 +8,21 @@ each on a free loopback port, in its own daemon threads, the registered bot
 pointed at it and reactivated after a ping) and then runs uvicorn on
 ``harbormaster.asgi:application`` in the same process, with the options of
 ``make demo``'s former ``uvicorn`` command line (``X-Forwarded-For`` believed
-only from ``TRUSTED_PROXIES`` and websocket messages bounded, as everywhere
-the site is served; lifespan on, so the embedded scheduler keeps clocks and
-beat's work here).
+only from ``TRUSTED_PROXIES``, websocket messages bounded as everywhere the
+site is served, lifespan on, so Celery's worker and beat start here:
+:mod:`harbormaster.embedded_celery`).
 
-Why one process and no deadlock: in the embedded mode a person's move runs
-the referee inline (in the request's or the socket's worker thread), which
-asks the next bots over loopback HTTP. The bots' servers answer on threads of
-their own (``ThreadingHTTPServer``, one thread per connection), never on
-uvicorn's event loop, so the referee waiting for a bot never waits for
-itself. Clocks that run out are played by the embedded scheduler's threads,
-which call the bots the same way.
+Why one process and no deadlock: in the embedded mode the referee runs on
+the worker's threads in this process and asks the bots over loopback HTTP.
+The bots' servers answer on threads of their own (``ThreadingHTTPServer``,
+one thread per connection), never on uvicorn's event loop nor on a worker
+thread, so the referee waiting for a bot never waits for itself.
 
 On Ctrl-C or SIGTERM uvicorn shuts down gracefully (the lifespan shutdown
-stops the embedded scheduler); then the bots' servers stop and the bots are
-suspended again with :data:`harbormaster.demo.SUSPENDED_REASON`, so no game
-is created with endpoints that no longer answer.
+stops beat and the worker, letting running tasks end); then the bots'
+servers stop and the bots are suspended again with
+:data:`harbormaster.demo.SUSPENDED_REASON`, so no game is created with
+endpoints that no longer answer.
 """
 
 from __future__ import annotations
@@ -92,7 +91,7 @@ def uvicorn_config(host: str, port: int) -> uvicorn.Config:
         port=port,
         proxy_headers=True,
         forwarded_allow_ips=list(settings.TRUSTED_PROXIES),
-        lifespan="on",
+        lifespan="on",  # the worker and beat start at start-up, stop at shutdown
         ws_max_size=WS_MAX_SIZE,
     )
 

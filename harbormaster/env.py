@@ -130,14 +130,17 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     url = read(environ, "DATABASE_URL") or f"sqlite:///{base_dir / 'db.sqlite3'}"
     config = dj_database_url.parse(url)
     if config["ENGINE"] == "django.db.backends.sqlite3":
-        # Wait for a writer instead of failing at once when the demo's web server
-        # and an eager task write together. IMMEDIATE: a transaction takes the
-        # write lock when it begins; a deferred one that read first and then
-        # writes beside another writer fails at once whatever the timeout
-        # (requests and the in-process clocks write from several threads).
+        # Requests and the embedded worker's threads write to one file together.
+        # Wait for a writer instead of failing at once. IMMEDIATE: a transaction
+        # takes the write lock when it begins; a deferred one that read first and
+        # then writes beside another writer fails at once whatever the timeout.
+        # WAL: readers never hold up a writer's commit, nor a writer a reader (in
+        # the default rollback journal a commit waits until no statement reads).
+        # The mode is kept in the file; on an in-memory database it stays "memory".
         options = config.setdefault("OPTIONS", {})
         options["timeout"] = 20
         options["transaction_mode"] = "IMMEDIATE"
+        options["init_command"] = "PRAGMA journal_mode=WAL"
     elif config["ENGINE"] == "django.db.backends.postgresql":
         # No JIT: every query here is short and indexed, and PostgreSQL's JIT
         # (on by default) compiled a misestimated rating-history plan for a whole
@@ -238,28 +241,38 @@ def caches(environ: Mapping[str, str]) -> dict[str, Any]:
 
 
 def celery(environ: Mapping[str, str]) -> dict[str, Any]:
-    """Broker, result backend and eagerness of Celery (CELERY_* settings, prefix dropped).
+    """Broker, result backend and transport options of Celery (CELERY_* settings, prefix dropped).
 
-    With REDIS_URL set, Redis is broker and result backend. Without it, tasks
-    run eagerly in the calling process (``task_always_eager``): the demo needs
-    no server and no worker, at the price of running each task inline.
+    With REDIS_URL set, Redis is broker and result backend. Without it
+    (the embedded mode) the broker is kombu's in-memory transport, whose
+    queues live in the serving process, and that process runs Celery's worker
+    and beat in threads beside the site (``harbormaster.embedded_celery``):
+    tasks are queued and run as with servers, never inline, and no result is
+    kept (the service never reads one). Its worker looks at the queues every
+    ``MEMORY_POLLING_INTERVAL_S`` (kombu's default is a second, which every
+    queued step of a game would wait).
     """
     url = read(environ, "REDIS_URL")
     if url is None:
         return {
-            # Never connected to, but Celery's eager ``delay()`` still builds a
-            # pooled connection from it: without a host, kombu warns on each one.
             "BROKER_URL": "memory://localhost/",
             "RESULT_BACKEND": None,
-            "TASK_ALWAYS_EAGER": True,
+            "TRANSPORT_OPTIONS": {"polling_interval": MEMORY_POLLING_INTERVAL_S},
             "TASK_EAGER_PROPAGATES": True,
         }
     return {
         "BROKER_URL": url,
         "RESULT_BACKEND": url,
-        "TASK_ALWAYS_EAGER": False,
+        "TRANSPORT_OPTIONS": {"visibility_timeout": VISIBILITY_TIMEOUT_S, **BROKER_SOCKET_OPTIONS},
         "TASK_EAGER_PROPAGATES": False,
     }
+
+
+VISIBILITY_TIMEOUT_S = 900
+"""Redis: how long an unacknowledged task waits before kombu hands it out again (settings.py)."""
+
+MEMORY_POLLING_INTERVAL_S = 0.02
+"""How often the embedded worker looks for a task in its in-memory queues when they are empty."""
 
 
 # Losing Redis. Celery's worker reconnects by itself after a restart (its consumer:

@@ -3,8 +3,9 @@
 Everything that differs between a laptop and a deployment comes from the
 environment variables listed in :data:`harbormaster.env.ENV_VARS`. With none
 set, the embedded defaults run the whole service on Python alone: SQLite in the
-project folder, an in-memory channel layer and Celery in eager mode. See
-``docs/architecture.md`` for the two modes.
+project folder, an in-memory channel layer, and Celery's worker and beat in
+threads of the serving process over an in-memory broker. See
+``docs/operating.md`` for the two modes.
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ CACHES = env.caches(ENVIRON)
 _celery = env.celery(ENVIRON)
 CELERY_BROKER_URL = _celery["BROKER_URL"]
 CELERY_RESULT_BACKEND = _celery["RESULT_BACKEND"]
-CELERY_TASK_ALWAYS_EAGER = _celery["TASK_ALWAYS_EAGER"]
+# Tasks are always queued, in both modes; only tests run them inline (tests/conftest.py).
+CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = _celery["TASK_EAGER_PROPAGATES"]
 # A task is acknowledged only once it has run, and given back to the queue if
 # its worker dies, so a killed worker delays work and never loses it.
@@ -125,11 +127,12 @@ CELERY_TASK_ROUTES = {
     "tournaments.check_clock": {"queue": "referee"},
     "botapi.notify_bots": {"queue": "referee"},
 }
-# A task whose worker was killed (-9, power loss) comes back after this long.
-# Long enough that a clock task waiting for its countdown (a move's time limit
-# plus grace) is not handed out twice; the quick path back for a game is the
-# beat task below, which re-enqueues any game with no progress.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 900, **env.BROKER_SOCKET_OPTIONS}
+# Redis: a task whose worker was killed (-9, power loss) comes back after its
+# visibility_timeout (env.celery: 15 minutes). Long enough that a clock task waiting
+# for its countdown (a move's time limit plus grace) is not handed out twice; the
+# quick path back for a game is the beat task below, which re-enqueues any game with
+# no progress. In memory: how often the embedded worker looks at its queues.
+CELERY_BROKER_TRANSPORT_OPTIONS = _celery["TRANSPORT_OPTIONS"]
 # A Redis restart or outage (harbormaster/env.py, "Losing Redis"): workers and beat
 # reconnect for as long as it takes, and a task sent meanwhile waits for Redis a few
 # seconds instead of being dropped at once.
@@ -168,9 +171,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "options": {"expires": 590.0},
     },
 }
-# Without a broker, the process that serves keeps the clocks and runs the beat
-# schedule above itself (harbormaster/embedded_scheduler.py); never beside one.
-EMBEDDED_SCHEDULER = CELERY_TASK_ALWAYS_EAGER
+# Without Redis the broker is in memory: the process that serves runs the worker and
+# the beat schedule above itself, in threads (harbormaster/embedded_celery.py).
+EMBEDDED_CELERY = REDIS_URL is None
 
 # --- auth -------------------------------------------------------------------
 
@@ -367,12 +370,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.read(ENVIRON, "LOG_LEVEL") or "INFO"},
     # One line per bot request would drown everything else; faults are on the moves.
-    # In-process example bots (the demo, manage.py play) and Celery's per-task
-    # success lines would bury the progress lines people read.
+    # In-process example bots (the demo, manage.py play), Celery's per-task lines
+    # (received, succeeded) and beat's line per task sent would bury the progress
+    # lines people read.
     "loggers": {
         "httpx": {"level": "WARNING"},
         "httpcore": {"level": "WARNING"},
         "harbormaster_bot": {"level": "WARNING"},
         "celery.app.trace": {"level": "WARNING"},
+        "celery.worker.strategy": {"level": "WARNING"},
+        "celery.beat": {"level": "WARNING"},
     },
 }

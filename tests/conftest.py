@@ -2,8 +2,9 @@
 
 Tests marked ``postgres`` need DATABASE_URL to point at PostgreSQL; tests
 marked ``redis`` need REDIS_URL. Without them the suite still runs on the
-embedded defaults (SQLite, in-memory channel layer, eager Celery) and those
-tests are skipped with the reason shown in the summary (``-ra``).
+embedded defaults (SQLite, in-memory channel layer; Celery eager in the test
+process) and those tests are skipped with the reason shown in the summary
+(``-ra``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _database_vendor() -> str:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    redis = settings.REDIS_URL or "unset (in-memory channel layer, eager Celery)"
+    redis = settings.REDIS_URL or "unset (in-memory channel layer; Celery eager in tests)"
     return [f"harbormaster: database {_database_vendor()}, REDIS_URL {redis}"]
 
 
@@ -59,24 +60,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
-def _no_embedded_scheduler(settings) -> None:
-    """No in-process clocks or beat unless a test asks (``embedded_scheduler`` fixture).
+def _celery_in_tests(settings) -> None:
+    """No in-process Celery worker unless a test starts one; eager tasks on the embedded defaults.
 
-    A timer set by one test could otherwise fire during a later one and
-    move its game; tests about clocks drive them themselves or ask for it.
+    On the embedded defaults a serving process queues tasks for Celery's worker
+    threads beside it (``harbormaster.embedded_celery``); in the test process
+    tasks run eagerly there instead, as they always have (the referee's
+    trampoline plays a game in the calling thread), unless a test says
+    otherwise. With Redis they are queued, as in production, for the workers
+    some tests start. The tests of the embedded worker itself serve
+    ``manage.py demo_serve`` in a child process (tests/foundation/test_demo_*).
     """
-    settings.EMBEDDED_SCHEDULER = False
-
-
-@pytest.fixture
-def embedded_scheduler(settings):
-    """The embedded mode's timers and beat on (Celery eager); all stopped afterwards."""
-    from harbormaster import embedded_scheduler
-
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.EMBEDDED_SCHEDULER = True
-    yield embedded_scheduler
-    embedded_scheduler.stop()
+    settings.EMBEDDED_CELERY = False
+    if not settings.REDIS_URL:
+        settings.CELERY_TASK_ALWAYS_EAGER = True
 
 
 @pytest.fixture(autouse=True)

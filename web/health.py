@@ -88,9 +88,13 @@ def check_channel_layer() -> CheckResult:
 
 
 def check_broker() -> CheckResult:
-    """Connect to the Celery broker; in eager mode there is none to ask."""
+    """Connect to the Celery broker; in eager mode (tests) there is none to ask.
+
+    In the embedded mode the project checks in its place whether this process
+    runs the worker of its in-memory broker (``harbormaster.embedded_celery``).
+    """
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        return CheckResult(True, "no broker: tasks run eagerly in-process (REDIS_URL unset)")
+        return CheckResult(True, "no broker: tasks run eagerly in-process")
 
     def connect() -> str:
         with Connection(settings.CELERY_BROKER_URL, connect_timeout=TIMEOUT_SECONDS) as conn:

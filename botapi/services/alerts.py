@@ -2,8 +2,8 @@
 
 Where the facts are recorded, a hook registers a callback for when the
 transaction commits; the callback queues a Celery task (default queue), and
-the task sends. So the referee never waits on mail or a webhook (with a
-broker; in the embedded mode tasks run inline, as everything does there):
+the task sends. So the referee never waits on mail or a webhook (in the
+embedded mode too: the serving process's own worker threads send):
 
 * :func:`fault_recorded` -- the referee, for every counted fault of a seat
   (``games.referee.steps._record``); persons' seats are dropped by the task;

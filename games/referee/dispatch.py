@@ -1,16 +1,17 @@
 """Asking for ``advance(game)`` once the current transaction commits.
 
-With a broker, that is a Celery task on the referee queue. In the embedded
-mode (Celery eager, no broker) a task would run inline, and a game's
-advance → submit → advance chain would recurse once per move; instead the
-first call in a thread drains a queue of pending games in a loop, so a whole
-game plays without growing the stack.
+That is a Celery task on the referee queue, in both modes: with servers a
+worker process takes it from Redis; in the embedded mode the serving
+process's own worker threads take it from the in-memory broker
+(``harbormaster.embedded_celery``). Clocks (a person's or pull bot's time for
+a ply) are ``check_clock`` tasks with a countdown, which a worker holds until
+they are due.
 
-Clocks (a person's or pull bot's time for a ply) are a Celery countdown with
-a broker; in the embedded mode they are timers of this process
-(``harbormaster.embedded_scheduler``, registered through :func:`register_timer`
-by the project, so games never imports it), whose thread then runs the same
-``check_clock`` task, draining the game in that thread.
+Tests may run Celery eagerly (``task_always_eager``): a task would then run
+inline, and a game's advance → submit → advance chain would recurse once per
+move; instead the first call in a thread drains a queue of pending games in a
+loop, so a whole game plays without growing the stack. ``manage.py play``
+plays its games so too.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 from celery import current_app
@@ -27,17 +27,6 @@ from django.db import transaction
 
 log = logging.getLogger(__name__)
 _local = threading.local()
-
-Timer = Callable[..., bool]
-"""``timer(delay_s, job, *args)``: run ``job(*args)`` later in this process; False if it cannot."""
-
-_timer: Timer | None = None
-
-
-def register_timer(timer: Timer | None) -> None:
-    """Let ``timer`` run the clocks of the embedded mode (eager Celery cannot count down)."""
-    global _timer
-    _timer = timer
 
 
 def schedule_advance(game_id: int) -> None:
@@ -63,10 +52,9 @@ def enqueue_advance(game_id: int) -> None:
 def schedule_clock_check(game_id: int, ply: int, delay_s: float) -> None:
     """Run ``check_clock(game_id, ply)`` in ``delay_s`` seconds: it plays the default if still owed.
 
-    With a broker: a ``check_clock`` task with that countdown, for any worker.
-    Embedded: an in-process timer (nothing else would ever run it: an eager
-    task cannot wait for its countdown). With eager Celery but the embedded
-    scheduler off (tests that drive clocks themselves), nothing is scheduled.
+    A ``check_clock`` task with that countdown, for any worker. With eager
+    Celery (tests that drive clocks themselves) nothing is scheduled: an eager
+    task cannot wait for its countdown.
     """
     # games.tasks imports the referee, which imports this module: circular at the top.
     from games.tasks import check_clock
@@ -74,17 +62,16 @@ def schedule_clock_check(game_id: int, ply: int, delay_s: float) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         check_clock.apply_async((game_id, ply), countdown=delay_s)
         return
-    if _timer is None or not _timer(delay_s, check_clock, game_id, ply):
-        log.debug("game %s ply %s: no clock (eager, embedded scheduler off)", game_id, ply)
+    log.debug("game %s ply %s: no clock (Celery eager)", game_id, ply)
 
 
 def others_waiting() -> bool:
     """Whether other ``advance`` steps wait for a worker thread (then a long task should yield).
 
-    With a broker: the referee queue in Redis is not empty (one LLEN; a worker
-    only holds as many tasks as it has threads, so waiting ones stay there).
-    Eager: this thread's trampoline has other games pending. True when it
-    cannot tell.
+    With a broker: the referee queue is not empty (a worker only holds as
+    many tasks as it has threads, so waiting ones stay there): one LLEN in
+    Redis, a look at the queue in memory (embedded mode). Eager: this
+    thread's trampoline has other games pending. True when it cannot tell.
     """
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return bool(getattr(_local, "pending", None))
@@ -92,7 +79,11 @@ def others_waiting() -> bool:
     try:
         queue = _advance_queue(app)
         with app.pool.acquire(block=True, timeout=1) as conn:
-            return bool(conn.default_channel.client.llen(queue))
+            channel = conn.default_channel
+            client = getattr(channel, "client", None)  # Redis
+            if client is None:  # in memory
+                return bool(channel.queue_declare(queue=queue, passive=True).message_count)
+            return bool(client.llen(queue))
     except Exception:  # not Redis, or Redis unreachable: yield as before
         log.debug("could not look at the referee queue", exc_info=True)
         return True

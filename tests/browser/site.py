@@ -1,8 +1,9 @@
 """The site the real-browser tests visit, served from the test database, and signing in to it.
 
 The site runs in a uvicorn subprocess on the test's PostgreSQL database in the
-embedded mode (eager referee, in-memory channel layer), so those tests need
-PostgreSQL: another process cannot see an in-memory SQLite test database.
+embedded mode (Celery's worker and beat in that process, in-memory channel
+layer), so those tests need PostgreSQL: another process cannot see an
+in-memory SQLite test database.
 """
 
 from __future__ import annotations

@@ -1,39 +1,28 @@
 """``manage.py demo_serve``: the example bots answer for as long as the demo serves.
 
-The command runs in a child process, as ``make demo`` runs it: the embedded
-defaults (a temporary SQLite file, no Redis, eager Celery, the embedded
-scheduler), on a free loopback port. The test then checks what a visitor
-relies on: the example bots are active and answer a signed ping; in a game of
-the demo person against three example bots, the person's move (sent over the
-play page's socket) makes the served process run the referee, which asks the
+The command runs in a child process, as ``make demo`` runs it
+(``tests/foundation/demo_server.py``: the embedded defaults on a temporary
+SQLite file). The test then checks what a visitor relies on: the example bots
+are active and answer a signed ping; in a game of the demo person against
+three example bots, the person's move (sent over the play page's socket)
+makes the served process's Celery worker run the referee, which asks the
 three bots over loopback HTTP from the same process (no deadlock), and a
-clock that runs out is played by that process's embedded scheduler; after
-SIGTERM the bots are suspended again, saying why. The database is read with
-``sqlite3`` directly: the server's file, not the test database.
+clock that runs out is played there by its countdown task; after SIGTERM the
+bots are suspended again, saying why.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import sqlite3
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from websockets.sync.client import connect
 
 from botapi.client import default_client
 from harbormaster.demo import EXAMPLE_BOTS, SUSPENDED_REASON
-from tests.foundation.processes import PROJECT_DIR, clean_env, run_python
-from tests.foundation.servers import free_port
+from tests.foundation.demo_server import DemoServer, demo_server, moves, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -50,6 +39,8 @@ from people.services import ensure_person
 from games.services import create_game
 from django.contrib.auth import get_user_model
 
+# This process runs no Celery worker: it plays the game up to the person's turn itself.
+settings.CELERY_TASK_ALWAYS_EAGER = True
 ensure_demo_person()
 user = get_user_model().objects.get(username="visitor")
 bots = {bot.name: bot for bot in Bot.objects.filter(owner__username="examples")}
@@ -65,72 +56,10 @@ print(json.dumps({"game": game.pk, "session": session.session_key}))
 """.replace("MOVE_TIME_MS", str(MOVE_TIME_MS))
 
 
-@dataclass
-class DemoServer:
-    url: str
-    process: subprocess.Popen
-    log_path: Path
-    db_path: Path
-    environ: dict[str, str]
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def rows(self, sql: str, *params: Any) -> list[tuple]:
-        """Rows from the served database (a fresh connection: never a stale snapshot)."""
-        with sqlite3.connect(self.db_path, timeout=20) as db:
-            return db.execute(sql, params).fetchall()
-
-    def stop(self) -> int:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        return self.process.returncode
-
-
-def wait_for(condition: Callable[[], Any], what: str, server: DemoServer, timeout: float) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}; server log:\n{server.log()}")
-        time.sleep(0.1)
-    return value
-
-
-def healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url + "/healthz", timeout=2) as response:
-            return response.status == 200
-    except OSError:
-        return False
-
-
 @pytest.fixture
 def demo(tmp_path: Path) -> Iterator[DemoServer]:
-    """A migrated SQLite file and ``demo_serve`` on it, answering /healthz."""
-    db_path = tmp_path / "db.sqlite3"
-    environ = clean_env(DATABASE_URL=f"sqlite:///{db_path}")
-    migrated = run_python(["manage.py", "migrate", "--noinput"], environ)
-    assert migrated.returncode == 0, migrated.stderr
-    port = free_port()
-    log_path = tmp_path / "demo_serve.log"
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "manage.py", "demo_serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=PROJECT_DIR, env=environ, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-    server = DemoServer(f"http://127.0.0.1:{port}", process, log_path, db_path, environ)
-    try:
-        wait_for(lambda: process.poll() is not None or healthy(server.url), "/healthz", server, 60)
-        assert process.poll() is None, f"demo_serve exited:\n{server.log()}"
+    with demo_server(tmp_path) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def example_bots(server: DemoServer) -> list[tuple]:
@@ -138,13 +67,6 @@ def example_bots(server: DemoServer) -> list[tuple]:
         "SELECT b.name, b.status, b.status_reason, b.endpoint_url, b.signing_secret "
         "FROM botapi_bot b JOIN auth_user u ON u.id = b.owner_id "
         "WHERE u.username = 'examples' ORDER BY b.name"
-    )
-
-
-def moves(server: DemoServer, game: int) -> list[tuple]:
-    return server.rows(
-        "SELECT ply, seat, source, fault_kind FROM tournaments_move WHERE game_id = ? ORDER BY ply",
-        game,
     )
 
 
@@ -161,9 +83,7 @@ def test_the_example_bots_answer_while_the_demo_serves_and_are_suspended_after(d
 
     # A game of the demo person against three example bots (made with the ORM in
     # another process on the same file); its first person move goes through the server.
-    made = run_python(["manage.py", "shell", "-c", CREATE_GAME], demo.environ)
-    assert made.returncode == 0, made.stderr
-    created = json.loads(made.stdout.strip().splitlines()[-1])
+    created = demo.shell(CREATE_GAME)
     game = created["game"]
     socket_url = demo.url.replace("http://", "ws://") + f"/ws/games/{game}/"
     headers = {"Cookie": f"sessionid={created['session']}", "Origin": demo.url}
@@ -186,7 +106,7 @@ def test_the_example_bots_answer_while_the_demo_serves_and_are_suspended_after(d
     first = next(move for move in moves(demo, game) if move[0] == first_ply)
     assert first[1] == 0 and first[2] in ("person", "default"), first
 
-    # The person's next clock is kept by the served process's embedded scheduler:
+    # The person's next clock is a countdown task held by the served process's worker:
     # nobody moves, so its default is played there when the move time runs out.
     def next_default() -> list[tuple]:
         return [

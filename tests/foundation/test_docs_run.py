@@ -30,8 +30,9 @@ answer is a failure, not a body.
 
 **Placeholders** (:func:`placeholders`): the site's address
 (``https://harbormaster.example.org``) is a live uvicorn server on this test's
-database, in the embedded mode (no Redis; Celery eager); ``alice`` is a user
-of this test, with its password for ``…`` and its token for ``9f4c…``;
+database, in the embedded mode (no Redis; Celery's worker in the server);
+``alice`` is a user of this test, with its password for ``…`` and its token
+for ``9f4c…``;
 ``https://bot.example.com/`` is the page's running example bot; the pull
 token ``hmp_…``, game ``101`` and ply ``41`` are a pull bot's, in a game of
 this test where it is to move; ``cd harbormaster`` is the checkout; the

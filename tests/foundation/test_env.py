@@ -72,11 +72,14 @@ def test_database_url_sqlite_elsewhere() -> None:
     assert (config["ENGINE"], config["NAME"]) == ("django.db.backends.sqlite3", "/tmp/other.db")
 
 
-def test_without_redis_layer_is_in_memory_and_celery_eager() -> None:
+def test_without_redis_layer_and_broker_are_in_memory() -> None:
     assert env.channel_layers({})["default"]["BACKEND"].endswith("InMemoryChannelLayer")
     celery = env.celery({"REDIS_URL": ""})
-    assert celery["TASK_ALWAYS_EAGER"] is True
+    assert celery["BROKER_URL"].startswith("memory://")
     assert celery["RESULT_BACKEND"] is None
+    # the serving process's worker looks at its queues often (kombu's default: every second)
+    assert celery["TRANSPORT_OPTIONS"] == {"polling_interval": env.MEMORY_POLLING_INTERVAL_S}
+    assert env.MEMORY_POLLING_INTERVAL_S <= 0.05
 
 
 def test_with_redis_layer_broker_and_results_use_it() -> None:
@@ -86,7 +89,7 @@ def test_with_redis_layer_broker_and_results_use_it() -> None:
     assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [url]
     celery = env.celery({"REDIS_URL": url})
     assert (celery["BROKER_URL"], celery["RESULT_BACKEND"]) == (url, url)
-    assert celery["TASK_ALWAYS_EAGER"] is False
+    assert celery["TRANSPORT_OPTIONS"]["visibility_timeout"] == env.VISIBILITY_TIMEOUT_S
 
 
 @pytest.mark.parametrize(

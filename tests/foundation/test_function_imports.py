@@ -38,7 +38,6 @@ SKIPPED = {
     "web/cache": "the page cache moves onto Django's cache framework (issue 30)",
     "web/templatetags": "the page templates are rewritten with the page cache (issue 30)",
     "games/referee/claims.py": "the move claims move onto psycopg's pipeline (issue 30)",
-    "harbormaster/embedded_scheduler.py": "replaced by Celery's own worker and beat (issue 30)",
 }
 TOOL_DIRECTIVES = ("noqa", "type:", "pragma", "fmt:", "isort:")
 

@@ -9,6 +9,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from harbormaster import embedded_celery
+
 
 def closed_port() -> int:
     """A local TCP port nobody listens on (bound then released)."""
@@ -64,9 +66,28 @@ def test_unreachable_channel_layer_gives_503_naming_it(client: Client, settings)
 def test_eager_mode_reports_that_no_broker_is_used(client: Client, settings) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = True
     _, body = get_health(client)
+    assert body["broker"] == {"ok": True, "detail": "no broker: tasks run eagerly in-process"}
+
+
+@pytest.mark.django_db
+def test_embedded_mode_is_healthy_only_while_this_process_runs_its_worker(
+    client: Client, settings, monkeypatch
+) -> None:
+    """The in-memory broker always answers; what counts is that this process consumes it."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.EMBEDDED_CELERY = True
+    settings.CELERY_BROKER_URL = "memory://localhost/"
+    monkeypatch.setattr(embedded_celery, "running", lambda: False)
+    response, body = get_health(client)
+    assert response.status_code == 503
+    assert body["failed"] == ["broker"]
+    assert body["broker"]["detail"] == "in memory, and this process runs no Celery worker"
+    monkeypatch.setattr(embedded_celery, "running", lambda: True)
+    response, body = get_health(client)
+    assert response.status_code == 200, body
     assert body["broker"] == {
         "ok": True,
-        "detail": "no broker: tasks run eagerly in-process (REDIS_URL unset)",
+        "detail": "in memory: Celery's worker and beat run in this process",
     }
 
 

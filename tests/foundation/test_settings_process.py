@@ -18,7 +18,7 @@ print(json.dumps({
     "cache": settings.CACHES["default"]["BACKEND"],
     "broker": settings.CELERY_BROKER_URL,
     "eager": settings.CELERY_TASK_ALWAYS_EAGER,
-    "embedded_scheduler": settings.EMBEDDED_SCHEDULER,
+    "embedded_celery": settings.EMBEDDED_CELERY,
     "hosts": settings.ALLOWED_HOSTS,
     "ssl_redirect": settings.SECURE_SSL_REDIRECT,
 }))
@@ -38,8 +38,9 @@ def test_embedded_defaults_need_no_server() -> None:
     assert seen["db_name"] == str(PROJECT_DIR / "db.sqlite3")
     assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
     assert seen["cache"] == "django.core.cache.backends.locmem.LocMemCache"
-    assert seen["eager"] is True
-    assert seen["embedded_scheduler"] is True  # clocks and beat run in the serving process
+    assert seen["broker"] == "memory://localhost/"
+    assert seen["eager"] is False  # queued, for the worker threads beside the site
+    assert seen["embedded_celery"] is True  # Celery's worker and beat run in the serving process
     assert seen["ssl_redirect"] is False
 
 
@@ -56,7 +57,7 @@ def test_server_mode_from_urls() -> None:
     # Throttle counters are shared by every server process.
     assert seen["cache"] == "django_redis.cache.RedisCache"
     assert (seen["broker"], seen["eager"]) == ("redis://127.0.0.1:6379/4", False)
-    assert seen["embedded_scheduler"] is False  # workers and beat do it
+    assert seen["embedded_celery"] is False  # worker and beat processes do it
     assert seen["hosts"] == ["a.example", "b.example"]
 
 

@@ -1,11 +1,12 @@
-"""Two writers on the embedded SQLite file wait for each other instead of failing.
+"""Writers on the embedded SQLite file wait for each other, and readers hold up none.
 
 The embedded mode writes from several threads of one process (requests, the
-in-process clocks) and from ``demo_setup`` beside the server. In SQLite's
+Celery worker's threads) and from ``demo_setup`` beside the server. In SQLite's
 default (deferred) transactions, one that read first and then writes while
 another holds the write lock gets "database is locked" at once, whatever the
 busy timeout (SQLite's deadlock avoidance); ``BEGIN IMMEDIATE`` takes the
-write lock first, so the second writer waits its turn.
+write lock first, so the second writer waits its turn. In the write-ahead log
+(WAL) a reader does not hold up a writer's commit either.
 """
 
 from __future__ import annotations
@@ -78,3 +79,47 @@ def test_a_transaction_that_reads_then_writes_waits_for_another_writer(tmp_path:
         2,
     ]
     check.close()
+
+
+@pytest.mark.usefixtures("own_database")
+def test_a_move_commits_while_another_connection_is_reading(tmp_path: Path) -> None:
+    """A page's read still in progress does not make a move wait, nor fail it.
+
+    In SQLite's default rollback journal a commit waits until no statement
+    reads, and fails with "database is locked" once the busy timeout is up
+    (shortened here to a second); with the settings' WAL it commits at once.
+    """
+    config = env.database({"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}, tmp_path)
+    config["OPTIONS"]["timeout"] = 1
+    handler = ConnectionHandler({"default": config})
+    setup = handler["default"]
+    setup.cursor().execute("CREATE TABLE moves (ply integer)")
+    setup.cursor().executemany("INSERT INTO moves VALUES (%s)", [(n,) for n in range(500)])
+    setup.close()
+    reading = threading.Event()
+    done_reading = threading.Event()
+
+    def read_slowly() -> None:
+        connection = handler["default"]
+        cursor = connection.cursor()
+        cursor.execute("SELECT ply FROM moves")
+        cursor.fetchone()  # the statement is open, as while a page streams rows
+        reading.set()
+        done_reading.wait(10)
+        cursor.close()
+        connection.close()
+
+    reader = threading.Thread(target=read_slowly)
+    reader.start()
+    try:
+        assert reading.wait(5)
+        writer = handler["default"]
+        writer.set_autocommit(False, force_begin_transaction_with_broken_autocommit=True)
+        writer.cursor().execute("INSERT INTO moves VALUES (500)")
+        writer.commit()
+        writer.set_autocommit(True)
+    finally:
+        done_reading.set()
+        reader.join(10)
+    assert writer.cursor().execute("SELECT count(*) FROM moves").fetchone() == (501,)
+    writer.close()

@@ -1,7 +1,6 @@
 """The referee and ``create_game`` reach the layers above without importing them.
 
-Live pages are a registered implementation (``games.referee.live_pages``),
-the embedded mode's clocks a registered timer (``games.referee.dispatch``), a
+Live pages are a registered implementation (``games.referee.live_pages``), a
 new game and a game the referee gives up are signals (``game_created``,
 ``game_aborted``), and whether competitors may take seats is asked of each
 kind's seat player (``check_seats``); the apps above register or connect them
@@ -32,11 +31,8 @@ from web.sockets import broadcast
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 
 
-def test_the_web_side_registers_its_broadcast_and_the_project_its_timer() -> None:
-    from harbormaster import embedded_scheduler
-
+def test_the_web_side_registers_its_broadcast() -> None:
     assert live_pages.pages() is broadcast
-    assert dispatch._timer is embedded_scheduler.call_later
 
 
 class RecordingPages:
@@ -101,18 +97,19 @@ def test_with_no_live_pages_registered_the_referee_plays_on_and_sends_nothing() 
         live_pages.register(broadcast)
 
 
-def test_an_eager_clock_goes_to_the_registered_timer_and_none_is_harmless() -> None:
-    calls: list[tuple[Any, ...]] = []
-    before = dispatch._timer
-    dispatch.register_timer(lambda delay_s, job, *args: calls.append((delay_s, job, *args)) or True)
-    try:
-        dispatch.schedule_clock_check(7, 3, 1.5)
-        assert calls == [(1.5, game_tasks.check_clock, 7, 3)]
-        dispatch.register_timer(None)
-        dispatch.schedule_clock_check(7, 4, 1.5)  # no timer: nothing scheduled, no error
-        assert len(calls) == 1
-    finally:
-        dispatch.register_timer(before)
+def test_a_clock_is_a_countdown_task_and_eager_celery_sets_none(settings, monkeypatch) -> None:
+    sent: list[tuple[Any, ...]] = []
+
+    def apply_async(args: tuple, countdown: float) -> None:
+        sent.append((args, countdown))
+
+    monkeypatch.setattr(game_tasks.check_clock, "apply_async", apply_async)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    dispatch.schedule_clock_check(7, 3, 1.5)
+    assert sent == [((7, 3), 1.5)]
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # an eager task cannot wait: nothing is scheduled
+    dispatch.schedule_clock_check(7, 4, 1.5)
+    assert len(sent) == 1
 
 
 def test_abort_sends_game_aborted_inside_its_transaction() -> None:

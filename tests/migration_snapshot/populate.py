@@ -1,7 +1,7 @@
 """Make the migration test's snapshot: a database at today's schema, dumped, with its URLs.
 
 Run once, before a schema move, against an empty scratch PostgreSQL database
-with Celery eager (REDIS_URL unset)::
+without Redis (it runs Celery eagerly: every game plays in this process)::
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/hm_snapshot REDIS_URL= \\
         .venv/bin/python -m tests.migration_snapshot.populate
@@ -81,7 +81,10 @@ def dump() -> None:
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harbormaster.settings")
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # no worker here: the games play inline
 
     call_command("migrate", verbosity=0)
     populate()

@@ -216,7 +216,7 @@ def _record_failure(tournament_id: int, number: int, why: str) -> None:
 
 
 def enqueue_pairing(tournament_id: int, number: int) -> None:
-    """Queue the pairing task (inline in the embedded mode)."""
+    """Queue the pairing task."""
     # tournaments.tasks imports this module: at the top the import would be circular.
     from tournaments.tasks import pair_next_round
 

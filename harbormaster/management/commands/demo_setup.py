@@ -4,7 +4,9 @@ The demo admin account, then a few games of every engine between the example
 bots (served over loopback HTTP from this process while it runs), with
 progress printed as they finish, then the club event: a Swiss tournament of
 the example bots in the league "Harbour club", run to its end by the round
-scheduler, with its rounds, standings and page printed. The logic is in
+scheduler, with its rounds, standings and page printed. On the embedded
+defaults the games are played by Celery's worker and beat in threads of this
+process while it runs (:mod:`harbormaster.embedded_celery`). The logic is in
 :mod:`harbormaster.demo`.
 """
 
@@ -18,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Game
 from games.selectors.listings import engine_name
+from harbormaster import embedded_celery
 from harbormaster.demo import (
     CLUB_ROUNDS,
     CLUB_TABLE_SIZE,
@@ -81,11 +84,14 @@ class Command(BaseCommand):
         self.stdout.write(f"  username: {person.username}")
         self.stdout.write(f"  password: {person.password}")
         per_engine = options["games_per_engine"]
-        if per_engine > 0:
-            self._play_games(per_engine, url)
-        if options["event_rounds"] > 0:
-            organiser = get_user_model().objects.get(username=admin.username)
-            self._club_event(organiser, options["event_rounds"], url)
+        # Embedded mode: this process's own Celery worker and beat play the games
+        # while it runs (with servers: the workers); nothing is played inline.
+        with embedded_celery.serving():
+            if per_engine > 0:
+                self._play_games(per_engine, url)
+            if options["event_rounds"] > 0:
+                organiser = get_user_model().objects.get(username=admin.username)
+                self._club_event(organiser, options["event_rounds"], url)
 
     def _play_games(self, per_engine: int, url: str) -> None:
         self.stdout.write(
