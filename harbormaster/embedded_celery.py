@@ -52,6 +52,7 @@ from celery.worker import state as worker_state
 from django.conf import settings
 from django.db import connections
 
+from harbormaster.celery import app
 from web import health
 
 log = logging.getLogger(__name__)
@@ -164,7 +165,6 @@ _lock = threading.Lock()
 def start() -> bool:
     """Run the project's worker and beat in this process; False if not enabled or running."""
     global _process
-    from harbormaster.celery import app
 
     with _lock:
         if not enabled() or _process is not None:
