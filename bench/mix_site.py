@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from bench.pages import BOT_OWNER, PERSON, _ready, _setup, _use, bench_bot, generate
+from bench.pages import BOT_OWNER, PERSON, _setup, _use, bench_bot, generate
 
 GAMES = 100_000
 COMPETITORS = 1000
@@ -40,21 +40,38 @@ def bot_path(competitor_id: int) -> str:
 
 
 def build(server: str, database: str, regenerate: bool) -> None:
-    """Point Django at ``database`` and make sure it holds everything above."""
+    """Point Django at ``database`` and make sure it holds everything above.
+
+    Made anew (dropped, created, migrated, generated, furnished) when asked or
+    when not furnished: ``bench.pages.generate`` empties the game tables, not
+    the users, bots and events furnished here.
+    """
     _setup(server, database)
     _use(server, database)
-    if regenerate or not (furnished() or _ready(GAMES)):  # furnished: more than bench.pages' rows
-        generate(GAMES)
-    if not furnished():
+    if regenerate or not furnished():
         began = time.perf_counter()
+        _recreate(server, database)
+        generate(GAMES)
         furnish()
-        print(f"  furnished {database} in {time.perf_counter() - began:.0f} s")
+        print(f"  made {database} in {time.perf_counter() - began:.0f} s")
+
+
+def _recreate(server: str, database: str) -> None:
+    import psycopg
+    from django.db import connections
+
+    connections["default"].close()
+    connections["default"].close_pool()
+    with psycopg.connect(server.rstrip("/") + "/postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    _use(server, database)  # created and migrated
 
 
 def furnished() -> bool:
-    from tournaments.models import Tournament
+    """The last step of a build is there (the player bots; furnish is one transaction)."""
+    from botapi.models import Bot
 
-    return Tournament.objects.filter(name=EVENT_NAME).exists()
+    return Bot.objects.filter(owner__username__startswith=f"{PLAYER}-").count() == PLAYERS
 
 
 def furnish() -> None:
