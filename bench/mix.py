@@ -35,7 +35,8 @@ answers, timeouts), and the load average of the machine beside them.
 Then, the servers stopped, the first, uncached view of every page kind in
 this process through Django's test client (``--repeat`` requests each, the
 whole cache emptied before each, a different game or bot each time where the
-kind has many): CPU ms p50 and max and the queries (goal: at most 50 ms).
+kind has many): CPU ms p50 and max and the queries (goal: at most 50 ms),
+the 256-entrant event's pages among them.
 
 Not a test: nothing asserts a speed.
 """
@@ -316,8 +317,12 @@ Kind = tuple[str, Callable[[int], str], str]
 """(label, the path of the i-th request, who: "" or a visitor's username)."""
 
 
-def first_view_kinds(event: int) -> list[Kind]:
-    """Every page kind of the mix, the many-of-a-kind ones a different one each request."""
+def first_view_kinds(event: int, big: int) -> list[Kind]:
+    """Every page kind of the mix, the many-of-a-kind ones a different one each request.
+
+    Besides, the 256-entrant event's page and the pages its lists link to:
+    they must cost what the 64-entrant one's do.
+    """
     from bench.mix_site import COMPETITORS, VISITOR, bot_path
     from bench.pages import PERSON
     from games.models import Game
@@ -336,6 +341,10 @@ def first_view_kinds(event: int) -> list[Kind]:
         ("the tournaments list", lambda i: "/tournaments/", ""),
         ("event page, 64 entrants", lambda i: f"/tournaments/{event}/", ""),
         ("event page, 64 entrants, signed in", lambda i: f"/tournaments/{event}/", visitor),
+        ("event page, 256 entrants", lambda i: f"/tournaments/{big}/", ""),
+        ("its standings, page 2", lambda i: f"/tournaments/{big}/standings/?page=2", ""),
+        ("its crosstable, page 2", lambda i: f"/tournaments/{big}/crosstable/?page=2", ""),
+        ("its round 6, page 2", lambda i: f"/tournaments/{big}/rounds/6/?page=2", ""),
         ("a game being played", lambda i: f"/games/{running[i % len(running)]}/", ""),
         ("a finished game, first view", lambda i: f"/games/{1 + i * 997 % 100_000}/", ""),
         ("a bot's page, first view", lambda i: bot_path(2 + i * 37 % (COMPETITORS - 1)), ""),
@@ -354,8 +363,12 @@ def empty_cache() -> None:
         cache.clear()
 
 
-def first_views(kinds: list[Kind], repeat: int) -> list[tuple[str, dict[str, Any]]]:
-    """Per kind: CPU ms of each request with the cache emptied before it; queries of one."""
+def first_views(kinds: list[Kind], repeat: int) -> list[tuple[str, dict[str, Any] | None]]:
+    """Per kind: CPU ms of each request with the cache emptied before it; queries of one.
+
+    None for a kind whose page answers 404 (an older version of the site, run
+    with this bench, has no such page).
+    """
     from django.contrib.auth import get_user_model
     from django.db import close_old_connections, connection
     from django.test import Client
@@ -381,10 +394,15 @@ def first_views(kinds: list[Kind], repeat: int) -> list[tuple[str, dict[str, Any
                     b"".join(response.streaming_content)
             close_old_connections()  # as a server's request_finished does
             spent = (time.process_time() - began) * 1000
+            if response.status_code == 404 and not i:  # a page this version does not have
+                break
             assert response.status_code == 200, (label, path_of(i), response.status_code)
             if i:  # the first request of a kind warms this process (imports, templates)
                 cpu.append(spent)
                 queries = len(seen)
+        if not cpu:
+            rows.append((label, None))
+            continue
         rows.append((label, {"p50": statistics.median(cpu), "max": max(cpu), "queries": queries}))
     return rows
 
@@ -467,15 +485,19 @@ def run_load(args: argparse.Namespace, folder: Path) -> None:
 
 
 def run_first_views(args: argparse.Namespace) -> None:
-    from bench.mix_site import event_id
+    from bench.mix_site import BIG_EVENT_NAME, event_id
 
     print(
         f"\nfirst, uncached views on {RUN}, in this process (Django's test client, the cache "
         f"emptied before each request), {args.repeat} requests each; load {load_average()}"
     )
     print(f"{'page':<38} {'CPU p50':>8} {'CPU max':>8} {'queries':>7}")
-    for label, f in first_views(first_view_kinds(event_id()), args.repeat):
-        print(f"{label:<38} {f['p50']:>8.1f} {f['max']:>8.1f} {f['queries']:>7}")
+    kinds = first_view_kinds(event_id(), event_id(BIG_EVENT_NAME))
+    for label, f in first_views(kinds, args.repeat):
+        if f is None:
+            print(f"{label:<38} {'(no such page: 404)':>25}")
+        else:
+            print(f"{label:<38} {f['p50']:>8.1f} {f['max']:>8.1f} {f['queries']:>7}")
     print(f"goal: at most 50 ms of CPU for the first view of any page; load {load_average()}")
 
 

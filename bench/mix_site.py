@@ -10,7 +10,9 @@ with ratings and tallies), then :func:`furnish` adds
   each with a profile and no game;
 * the event page of the mix: a Swiss Manila event of 64 entrants in tables of
   4, three rounds finished and the fourth running (``make_event``, the page
-  tests' builder: real Swiss pairings, results without a referee);
+  tests' builder: real Swiss pairings, results without a referee); and one of
+  256 entrants, five rounds finished and the sixth running, whose pages'
+  first views are measured beside it (an event page must not grow with it);
 * the bots the background player plays (``PLAYERS``, each its own owner's, so
   their games are rated), their endpoints set by the player when it serves them.
 """
@@ -30,6 +32,8 @@ PLAYER = "bench-player"
 PLAYER_SECRET = "bench-mix-not-a-secret"
 EVENT_NAME = "Bench open (64 entrants)"
 EVENT_ENTRANTS = 64
+BIG_EVENT_NAME = "Bench open (256 entrants)"
+BIG_EVENT_ENTRANTS = 256
 
 
 def bot_path(competitor_id: int) -> str:
@@ -68,10 +72,12 @@ def _recreate(server: str, database: str) -> None:
 
 
 def furnished() -> bool:
-    """The last step of a build is there (the player bots; furnish is one transaction)."""
+    """Its last steps are there (the big event, the player bots; furnish is one transaction)."""
     from botapi.models import Bot
+    from tournaments.models import Tournament
 
-    return Bot.objects.filter(owner__username__startswith=f"{PLAYER}-").count() == PLAYERS
+    players = Bot.objects.filter(owner__username__startswith=f"{PLAYER}-").count()
+    return players == PLAYERS and Tournament.objects.filter(name=BIG_EVENT_NAME).exists()
 
 
 def furnish() -> None:
@@ -143,6 +149,15 @@ def _event() -> None:
         under_way=True,
         bot_names=[f"open-{n:02d}" for n in range(1, EVENT_ENTRANTS + 1)],
     )
+    make_event(
+        name=BIG_EVENT_NAME,
+        entrants=BIG_EVENT_ENTRANTS,
+        table_size=4,
+        rounds=8,
+        played=5,
+        under_way=True,
+        bot_names=[f"big-open-{n:03d}" for n in range(1, BIG_EVENT_ENTRANTS + 1)],
+    )
 
 
 def _players() -> None:
@@ -154,7 +169,7 @@ def _players() -> None:
     _owned_bots(PLAYER, {c.pk: c.name for c in competitors}, PLAYER_SECRET)
 
 
-def event_id() -> int:
+def event_id(name: str = EVENT_NAME) -> int:
     from tournaments.models import Tournament
 
-    return Tournament.objects.get(name=EVENT_NAME).pk
+    return Tournament.objects.get(name=name).pk
