@@ -113,9 +113,12 @@ class Board:
 
     def meetings(self, first: int, count: int) -> list[Meetings]:
         """``count`` rows of the standings from row ``first`` (0-based), each with its meetings."""
+        rows = self.standings[first : first + count]
         order = [row.entrant for row in self.standings]
         place = {entrant.id: n for n, entrant in enumerate(order, start=1)}
-        grid = pure.crosstable([_keyed(e) for e in order], self.history)
+        wanted = {row.entrant.id for row in rows}
+        theirs = tuple(r for r in self.history.results if wanted.intersection(r.seats))
+        grid = pure.crosstable([_keyed(e) for e in order], formats.History(results=theirs))
         return [
             Meetings(
                 place=place[row.entrant.id],
@@ -129,7 +132,7 @@ class Board:
                     key=lambda met: met[0],
                 ),
             )
-            for row in self.standings[first : first + count]
+            for row in rows
         ]
 
 
