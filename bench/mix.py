@@ -191,6 +191,11 @@ def wrk(port: int, connections: int, seconds: int, script: Path) -> dict[str, fl
          "-s", str(script), f"http://127.0.0.1:{port}"],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
+    return figures_of(out)
+
+
+def figures_of(out: str) -> dict[str, float]:
+    """What the script's ``done`` printed: requests/s, p50 / p95 / p99 in ms, errors."""
     found = FIGURES.search(out)
     if found is None:
         raise SystemExit(f"wrk printed no figures:\n{out}")

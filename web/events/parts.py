@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from tournaments import event_listings
-from tournaments.events import standings as event_standings
+from tournaments.events import standings_table as event_standings
 from tournaments.events.rounds import settings_of
 from tournaments.formats import standings as pure_standings
 from tournaments.models import Tournament

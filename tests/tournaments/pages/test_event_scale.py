@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.pages.builders import make_event
 from tests.tournaments.pages.test_tournament_pages import page
-from tournaments.events import standings as event_standings
+from tournaments.events import standings_table as event_standings
 from web.events import parts, views
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
