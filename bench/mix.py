@@ -9,8 +9,9 @@ games and 1,000 competitors, a bot page for each, ten signed-in visitors, an
 event of 64 entrants in its fourth round, the background player's bots), made
 once; every run works on a fresh copy, ``hm_bench_mix``.
 
-The server: docker-compose's web command, ``uvicorn --workers N`` (its
-``WEB_WORKERS``, default 2) with DEBUG off, its cache in Redis, beside one
+The server: docker-compose's web command, ``uvicorn harbormaster.asgi:application
+--workers N`` (its ``WEB_WORKERS``, default 2; its ``--forwarded-allow-ips`` and
+the other options too) with DEBUG off, its cache in Redis, beside one
 Celery worker started with docker-compose's worker command, while
 ``bench.mix_player`` keeps ``--live`` rated games between HTTP bots running
 (the worker plays them: every finish applies ratings and changes the pages).
@@ -249,7 +250,8 @@ def serve(workers: int, env: dict[str, str], log: Path) -> tuple[subprocess.Pope
     port = _free_port()
     server = start(
         [str(BIN / "uvicorn"), "bench.mix_asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--no-proxy-headers", "--lifespan", "off",
+         "--port", str(port), "--forwarded-allow-ips", env.get("TRUSTED_PROXIES", ""),
+         "--lifespan", "off",
          "--ws-max-size", "65536", "--workers", str(workers), "--log-level", "warning"],
         env, log,
     )  # fmt: skip
