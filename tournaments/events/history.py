@@ -94,36 +94,47 @@ def standings_of(tournament: Tournament) -> list:
     return standings(entrants, history_of(tournament), settings_of(tournament), inactive)
 
 
+FINISHED = Game.Status.FINISHED
+
+
 def history_of(tournament: Tournament) -> formats.History:
-    """Every finished table's result and every bye so far, for the format."""
-    tables = list(Table.objects.filter(round__tournament=tournament).select_related("round"))
-    games_by_table: dict[int, list[Game]] = defaultdict(list)
-    games = Game.objects.filter(tournament=tournament, table__isnull=False).select_related(
-        "outcome"
+    """Every finished table's result and every bye so far, for the format.
+
+    Rows are read as tuples (tables, games with their outcomes, seats): every
+    page of an event and every pairing reads the whole history, and model
+    instances of its games would cost more than the rest of the work.
+    """
+    tables = list(
+        Table.objects.filter(round__tournament=tournament).values_list(
+            "pk", "round__number", "seats"
+        )
     )
-    for game in games:
-        games_by_table[game.table_id].append(game)
+    games_by_table: dict[int, list[tuple[int, str, list, list]]] = defaultdict(list)
+    for row in Game.objects.filter(tournament=tournament, table__isnull=False).values_list(
+        "table_id", "pk", "status", "outcome__ranks", "outcome__scores"
+    ):
+        games_by_table[row[0]].append(row[1:])
     keys = _entrant_keys(tournament)
     seat_orders = _seat_orders(
-        [g.pk for gs in games_by_table.values() for g in gs if g.status == Game.Status.FINISHED],
+        [pk for gs in games_by_table.values() for pk, status, *_ in gs if status == FINISHED],
         keys,
     )
     results = []
-    for table in tables:
-        played = sorted(games_by_table.get(table.pk, []), key=lambda g: g.pk)
-        if not played or any(g.status != Game.Status.FINISHED for g in played):
+    for table_id, round_number, seats in tables:
+        played = sorted(games_by_table.get(table_id, []))
+        if not played or any(status != FINISHED for _, status, *_ in played):
             continue
         per_game = [
             formats.Result(
-                round=table.round.number,
-                seats=seat_orders[game.pk],
-                ranks=tuple(game.outcome.ranks),
-                scores=tuple(float(s) for s in game.outcome.scores),
+                round=round_number,
+                seats=seat_orders[pk],
+                ranks=tuple(ranks),
+                scores=tuple(float(s) for s in scores),
             )
-            for game in played
+            for pk, _, ranks, scores in played
         ]
         if tournament.duplicate:
-            results.append(_aggregate(table, per_game))
+            results.append(_aggregate(round_number, seats, per_game))
         else:
             results.extend(per_game)
     byes = [
@@ -136,9 +147,9 @@ def history_of(tournament: Tournament) -> formats.History:
     return formats.History(results=tuple(results), byes=tuple(byes))
 
 
-def _aggregate(table: Table, per_game: list[formats.Result]) -> formats.Result:
+def _aggregate(round_number: int, seats: list, per_game: list[formats.Result]) -> formats.Result:
     """One Result for a duplicate table's set of rotations (``formats.duplicate``)."""
-    return duplicate.aggregate(table.round.number, tuple(table.seats), tuple(per_game))
+    return duplicate.aggregate(round_number, tuple(seats), tuple(per_game))
 
 
 def _entrant_keys(tournament: Tournament) -> dict[int, int]:

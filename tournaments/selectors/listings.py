@@ -14,7 +14,9 @@ may be shown live in one place:
 
 Every function reads a bounded number of queries whatever the event's size:
 entrants in one, rounds with their tables in two, the games of the event in
-one (tests count them at two sizes).
+one (tests count them at two sizes). What the event's pages list
+(:func:`first_tables`, :func:`round_page`) reads only the tables it shows, so
+a page costs what it shows, not what the event holds.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
 from games.models import Game
@@ -30,7 +33,7 @@ from ratings.models import RatingScope
 from tournaments import formats
 from tournaments.events.history import settings_of
 from tournaments.formats import standings
-from tournaments.models import Entrant, League, Round, Tournament
+from tournaments.models import Entrant, League, Round, Table, Tournament
 
 Status = Tournament.Status
 
@@ -96,10 +99,13 @@ def entrants_of(tournament: Tournament) -> list[EntrantView]:
     """The tournament's entrants (not those waiting for approval), top seed first; one query."""
     rows = (
         Entrant.objects.filter(tournament=tournament, status__in=COUNTED_ENTRANTS)
-        .select_related("competitor")
         .order_by("seed_order", "id")
-    )
-    return [entrant_view(row) for row in rows]
+        .values_list(
+            "id", "competitor_id", "competitor__name", "competitor__kind", "seed_order", "status",
+            "reason",
+        )
+    )  # fmt: skip
+    return [EntrantView(*row) for row in rows]  # as tuples: every page of the event reads them all
 
 
 def entrant_view(row: Entrant) -> EntrantView:
@@ -176,6 +182,70 @@ class RoundView:
     status: str
     tables: list[TableView]
     byes: list[EntrantView]
+    table_count: int = 0
+    """The round's tables in all: ``tables`` may hold only the first of them (a page shows)."""
+
+    @property
+    def tables_left_out(self) -> int:
+        return self.table_count - len(self.tables)
+
+
+_Results = dict[tuple[int, tuple[int, ...]], formats.Result]
+
+
+def _results_of(history: formats.History) -> _Results:
+    """The history's finished tables, by (round, seats)."""
+    return {(result.round, tuple(result.seats)): result for result in history.results}
+
+
+def _games_of(games_of_tables: QuerySet[Game]) -> dict[int, list[TableGame]]:
+    """The games by table id, oldest first (one query)."""
+    games: dict[int, list[TableGame]] = {}
+    for game_id, table_id, status in games_of_tables.order_by("id").values_list(
+        "id", "table_id", "status"
+    ):
+        games.setdefault(table_id, []).append(TableGame(game_id, status))
+    return games
+
+
+def _table_view(
+    table: Table,
+    round_number: int,
+    by_id: dict[int, EntrantView],
+    games: dict[int, list[TableGame]],
+    results: _Results,
+) -> TableView:
+    """One table, its seats in seat order, its games, and its placings once finished."""
+    seats = [int(key) for key in table.seats]
+    result = results.get((round_number, tuple(seats)))
+    points = standings.table_points(result.ranks) if result else None
+    return TableView(
+        number=table.number,
+        seats=[
+            TableSeat(
+                position=position,
+                entrant=by_id.get(key) or unknown_entrant(key),
+                rank=result.ranks[position] if result else None,
+                score=result.scores[position] if result else None,
+                points=points[position] if points else None,
+            )
+            for position, key in enumerate(seats)
+        ],
+        games=games.get(table.pk, []),
+        finished=result is not None,
+    )
+
+
+def _round_view(
+    round_: Round, tables: list[TableView], by_id: dict[int, EntrantView], table_count: int
+) -> RoundView:
+    return RoundView(
+        number=round_.number,
+        status=round_.status,
+        tables=tables,
+        byes=[by_id.get(int(key)) or unknown_entrant(int(key)) for key in round_.byes],
+        table_count=table_count,
+    )
 
 
 def rounds_of(
@@ -191,47 +261,80 @@ def rounds_of(
     rounds = list(
         Round.objects.filter(tournament=tournament).prefetch_related("tables").order_by("number")
     )
-    games: dict[int, list[TableGame]] = {}
-    for game_id, table_id, status in (
-        Game.objects.filter(tournament=tournament, table__isnull=False)
-        .order_by("id")
-        .values_list("id", "table_id", "status")
-    ):
-        games.setdefault(table_id, []).append(TableGame(game_id, status))
-    results = {(result.round, tuple(result.seats)): result for result in history.results}
+    games = _games_of(Game.objects.filter(tournament=tournament, table__isnull=False))
+    results = _results_of(history)
     views = []
     for round_ in rounds:
-        tables = []
-        for table in sorted(round_.tables.all(), key=lambda table: table.number):
-            seats = [int(key) for key in table.seats]
-            result = results.get((round_.number, tuple(seats)))
-            points = standings.table_points(result.ranks) if result else None
-            tables.append(
-                TableView(
-                    number=table.number,
-                    seats=[
-                        TableSeat(
-                            position=position,
-                            entrant=by_id.get(key) or unknown_entrant(key),
-                            rank=result.ranks[position] if result else None,
-                            score=result.scores[position] if result else None,
-                            points=points[position] if points else None,
-                        )
-                        for position, key in enumerate(seats)
-                    ],
-                    games=games.get(table.pk, []),
-                    finished=result is not None,
-                )
-            )
-        views.append(
-            RoundView(
-                number=round_.number,
-                status=round_.status,
-                tables=tables,
-                byes=[by_id.get(int(key)) or unknown_entrant(int(key)) for key in round_.byes],
-            )
-        )
+        tables = sorted(round_.tables.all(), key=lambda table: table.number)
+        shown = [_table_view(table, round_.number, by_id, games, results) for table in tables]
+        views.append(_round_view(round_, shown, by_id, len(tables)))
     return views
+
+
+def first_tables(
+    tournament: Tournament,
+    entrants: Sequence[EntrantView],
+    history: formats.History,
+    limit: int,
+) -> list[RoundView]:
+    """Every round, newest first, holding together only the first ``limit`` tables.
+
+    The tables are taken in the order a page lists them (the newest round's
+    in table order, then the round before), so a page of the event shows what
+    is being played and leaves the rest to each round's own pages
+    (:func:`round_page`); a round past the limit comes with no table, but
+    with its table count. Three queries whatever the event's size: the rounds
+    with their counts, the tables shown, their games.
+    """
+    by_id = {entrant.id: entrant for entrant in entrants}
+    rounds = list(
+        Round.objects.filter(tournament=tournament)
+        .annotate(table_count=Count("tables"))
+        .order_by("-number")
+    )
+    tables = list(
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("round")
+        .order_by("-round__number", "number")[: max(limit, 0)]
+    )
+    games = _games_of(Game.objects.filter(table__in=[t.pk for t in tables])) if tables else {}
+    results = _results_of(history)
+    shown: dict[int, list[TableView]] = {}
+    for table in tables:
+        view = _table_view(table, table.round.number, by_id, games, results)
+        shown.setdefault(table.round_id, []).append(view)
+    return [
+        _round_view(round_, shown.get(round_.pk, []), by_id, round_.table_count)
+        for round_ in rounds
+    ]
+
+
+def round_page(
+    tournament: Tournament,
+    number: int,
+    entrants: Sequence[EntrantView],
+    history: formats.History,
+    page_number: object,
+    per_page: int,
+) -> tuple[RoundView, Page] | None:
+    """One round with one page of its tables (None if the event has no such round).
+
+    ``page_number`` is read leniently, as the leaderboards read theirs (past the
+    end: the last page). Four queries: the round, the count, the page's tables,
+    their games.
+    """
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    if round_ is None:
+        return None
+    page = Paginator(Table.objects.filter(round=round_).order_by("number"), per_page).get_page(
+        page_number
+    )
+    tables = list(page.object_list)
+    by_id = {entrant.id: entrant for entrant in entrants}
+    games = _games_of(Game.objects.filter(table__in=[t.pk for t in tables])) if tables else {}
+    results = _results_of(history)
+    views = [_table_view(table, number, by_id, games, results) for table in tables]
+    return _round_view(round_, views, by_id, page.paginator.count), page
 
 
 # ----------------------------------------------------------------- settings

@@ -13,6 +13,7 @@ here queries per entrant, table or game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from tournaments import formats
 from tournaments.events import history_of
@@ -77,21 +78,70 @@ class Crosstable:
 
 
 @dataclass(frozen=True)
+class Meetings:
+    """One entrant's record against each entrant it met, the others in standings order.
+
+    ``against[i]`` is (the other's place in the standings, counted from 1; the
+    other; the row entrant's record against it): the crosstable's row without
+    its empty cells, so an event's row costs the meetings it holds, not its size.
+    """
+
+    place: int
+    rank: int
+    entrant: EntrantView
+    against: list[tuple[int, EntrantView, CrossCell]]
+
+
+@dataclass(frozen=True)
 class Board:
-    """Everything the tournament page needs about results, read once."""
+    """Everything the tournament page needs about results, read once.
+
+    The crosstables are computed when asked: the whole one (N x N cells) for
+    the API, the top of it and a page of rows' meetings for the pages.
+    """
 
     entrants: list[EntrantView]
     history: formats.History
     standings: list[StandingRow]
-    crosstable: Crosstable
+
+    @cached_property
+    def crosstable(self) -> Crosstable:
+        return _crosstable(self.standings, self.history)
+
+    def top_crosstable(self, size: int) -> Crosstable:
+        """The first ``size`` entrants of the standings against each other (size x size cells)."""
+        return _crosstable(self.standings[:size], self.history)
+
+    def meetings(self, first: int, count: int) -> list[Meetings]:
+        """``count`` rows of the standings from row ``first`` (0-based), each with its meetings."""
+        rows = self.standings[first : first + count]
+        order = [row.entrant for row in self.standings]
+        place = {entrant.id: n for n, entrant in enumerate(order, start=1)}
+        wanted = {row.entrant.id for row in rows}
+        theirs = tuple(r for r in self.history.results if wanted.intersection(r.seats))
+        grid = pure.crosstable([_keyed(e) for e in order], formats.History(results=theirs))
+        return [
+            Meetings(
+                place=place[row.entrant.id],
+                rank=row.rank,
+                entrant=row.entrant,
+                against=sorted(
+                    (
+                        (place[other], order[place[other] - 1], _met(meeting))
+                        for other, meeting in grid[row.entrant.id].items()
+                    ),
+                    key=lambda met: met[0],
+                ),
+            )
+            for row in rows
+        ]
 
 
 def board(tournament: Tournament) -> Board:
-    """Entrants, history, standings and crosstable, from one read of the rows."""
+    """Entrants, history and standings, from one read of the rows."""
     entrants = event_listings.entrants_of(tournament)
     history = history_of(tournament)
-    rows = _standings(tournament, entrants, history)
-    return Board(entrants, history, rows, _crosstable(rows, history))
+    return Board(entrants, history, _standings(tournament, entrants, history))
 
 
 def standings(tournament: Tournament) -> list[StandingRow]:
@@ -130,9 +180,13 @@ def _standings(
     ]
 
 
+def _keyed(entrant: EntrantView) -> formats.Entrant:
+    return formats.Entrant(key=entrant.id, seed=entrant.seed_order)
+
+
 def _crosstable(rows: list[StandingRow], history: formats.History) -> Crosstable:
     order = [row.entrant for row in rows]
-    grid = pure.crosstable([formats.Entrant(key=e.id, seed=e.seed_order) for e in order], history)
+    grid = pure.crosstable([_keyed(e) for e in order], history)
     return Crosstable(
         columns=order,
         rows=[
@@ -147,8 +201,10 @@ def _crosstable(rows: list[StandingRow], history: formats.History) -> Crosstable
 
 
 def _cell(meeting: pure.Meeting | None) -> CrossCell | None:
-    if meeting is None:
-        return None
+    return None if meeting is None else _met(meeting)
+
+
+def _met(meeting: pure.Meeting) -> CrossCell:
     return CrossCell(
         opponent_id=meeting.opponent,
         meetings=meeting.meetings,

@@ -45,24 +45,42 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+STANDINGS_SHOWN = 32
+"""Standings rows on the event page; all of them are on its standings pages."""
+CROSSTABLE_SHOWN = 16
+"""The top of the standings against each other on the event page (16 x 16 cells)."""
+TABLES_SHOWN = 16
+"""Tables on the event page, newest round first; each round has its own pages."""
+ENTRANTS_SHOWN = 32
+"""Entrants on the event page, by seed; all of them are on its entrants pages."""
+
+
 @require_GET
 def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """Status, settings, seed, rounds and tables, standings and crosstable of one tournament."""
+    """Status, settings, seed, and the top of the standings, rounds, crosstable and entrants.
+
+    Each list shows a bounded head (``*_SHOWN``) with a link to the rest on
+    pages of its own (:mod:`web.events.parts`), so the page costs the same for
+    a club night and for an open of hundreds.
+    """
     tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
     board = event_standings.board(tournament)
-    rounds = event_listings.rounds_of(tournament, board.entrants, board.history)
+    entrants = board.entrants
     return render(
         request,
         "tournaments/tournament.html",
         {
             "t": tournament,
-            "settings": event_listings.settings_in_words(tournament, len(board.entrants)),
-            "total_rounds": event_listings.total_rounds(tournament, len(board.entrants)),
+            "settings": event_listings.settings_in_words(tournament, len(entrants)),
+            "total_rounds": event_listings.total_rounds(tournament, len(entrants)),
             "seed": events.event_seed_revealed(tournament),
-            "entrants": board.entrants,
-            "rounds": rounds,
-            "standings": board.standings,
-            "crosstable": board.crosstable,
+            "entrant_count": len(entrants),
+            "entrants": entrants[:ENTRANTS_SHOWN],
+            "rounds": event_listings.first_tables(
+                tournament, entrants, board.history, TABLES_SHOWN
+            ),
+            "standings": board.standings[:STANDINGS_SHOWN],
+            "crosstable": board.top_crosstable(CROSSTABLE_SHOWN),
             "bye_points": pure_standings.bye_points(settings_of(tournament)),
         },
     )

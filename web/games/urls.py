@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from web.events import parts as event_parts
 from web.events import views as event_views
 from web.games import (
     board as board_views,
@@ -36,5 +37,9 @@ urlpatterns = [
     path("tournaments/", event_views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
     path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
+    path("tournaments/<int:pk>/standings/", event_parts.standings_page, name="standings"),
+    path("tournaments/<int:pk>/crosstable/", event_parts.crosstable_page, name="crosstable"),
+    path("tournaments/<int:pk>/entrants/", event_parts.entrants_page, name="entrants"),
+    path("tournaments/<int:pk>/rounds/<int:number>/", event_parts.round_page, name="round"),
     path("leagues/<slug:slug>/", event_views.league_page, name="league"),
 ]
