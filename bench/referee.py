@@ -14,7 +14,9 @@ queues of their own (``tests/tournaments/workers.py``), then:
    per move, wall time (game start to finish / moves) minus the bots' think
    time is the referee's overhead: Celery hop, database, HTTP, engine;
 2. throughput: ``--games`` games at once; games/s and bot moves/s;
-3. the bare loopback HTTP round trip: every ``act`` request of the sequential
+3. the workers' CPU time per bot move in both, which a busy machine swings
+   far less than the wall clock;
+4. the bare loopback HTTP round trip: every ``act`` request of the sequential
    games, rebuilt from their move logs, sent again in the same order to the
    same bots through the same client the referee uses, minus think time; from
    a separate process (as the workers call the bots: the ratio the target is
@@ -177,6 +179,15 @@ def bare_round_trips_from_another_process(
     return mean - think, median - think
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds (user and system, all threads) the processes have used so far (Linux)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime, in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def play(slug: str, players: int, bots, count: int, limit_s: float, *, one_by_one=False):
     """Create ``count`` games (all at once, or each after the previous finished); their ids."""
     from games.services import create_game
@@ -244,8 +255,11 @@ def run(args: argparse.Namespace) -> None:
             for _ in range(args.workers):
                 farm.start(pool=args.pool, concurrency=args.concurrency)
             play(slug, players, bots, 1, 120)  # warm-up: workers started, caches filled
+            pids = [worker.process.pid for worker in farm.workers]
 
+            cpu_started = cpu_seconds(pids)
             sequential = play(slug, players, bots, args.sequential, 300, one_by_one=True)
+            sequential_cpu = cpu_seconds(pids) - cpu_started
             wall = plies = think = bot_moves = http = 0.0
             for game in Game.objects.filter(pk__in=sequential):
                 wall += (game.finished_at - game.started_at).total_seconds()
@@ -257,9 +271,10 @@ def run(args: argparse.Namespace) -> None:
             per_ply_ms = (wall - think) / plies * 1000
             per_bot_move_ms = (wall - think) / bot_moves * 1000
 
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), cpu_seconds(pids)
             batch = play(slug, players, bots, args.games, 600)
             elapsed = time.perf_counter() - started
+            batch_cpu = cpu_seconds(pids) - cpu_started
             batch_moves = Move.objects.filter(game_id__in=batch, source=Move.Source.BOT).count()
             batch_plies = Move.objects.filter(game_id__in=batch).count()
         exchanges = game_exchanges(sequential)
@@ -288,6 +303,9 @@ def run(args: argparse.Namespace) -> None:
         f"against another process's (target <= 3x); {per_bot_move_ms / bare:.1f}x against "
         "the bots' process's"
     )
+    print(f"  workers' CPU per bot move: {sequential_cpu / bot_moves * 1000:.2f} ms one by one, "
+          f"{batch_cpu / batch_moves * 1000:.2f} ms at once (all their threads; not the "
+          "database's, nor prefork's children)")  # fmt: skip
     print(f"  bot moves/s: {batch_moves / elapsed:.0f} (target >= 200 with 2 workers)")
     print(f"  worker logs: {logs}")
 

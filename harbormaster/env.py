@@ -148,6 +148,11 @@ def database(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
         options = config.setdefault("OPTIONS", {})
         options["options"] = f"{options.get('options', '')} -c jit=off".strip()
         options["pool"] = dict(DATABASE_POOL)
+        # psycopg's default, which Django turns off for connection poolers (we
+        # use none): statements that ask for it are prepared. Only the referee's
+        # claim does (games/referee/claims.py); Django's own cursors bind on the
+        # client and are never prepared.
+        options["prepare_threshold"] = 5
         # Checked when taken from the pool (an empty query): after a database
         # restart a pooled connection is dead, and without the check each one
         # would fail one request instead of being replaced.

@@ -5,32 +5,29 @@ if the game is still running at the ply the claimant read. The conditional
 UPDATE is the lock: a second writer waits for the first to commit, then
 matches no row and writes nothing, so every ply is logged exactly once.
 
-On PostgreSQL a claim is one statement (a data-modifying CTE), and it can be
-*sent* without waiting for its answer (:func:`send_claim`): the referee asks
-the next bot while the database commits the move before, and reads the
-answer before it does anything that depends on it. Elsewhere (SQLite) a
-claim is a short transaction, done at once.
+On PostgreSQL a claim is one statement (a data-modifying CTE), prepared by
+psycopg once per connection, and it can be *sent* without waiting for its
+answer (:func:`send_claim`, in psycopg's pipeline mode): the referee asks the
+next bot while the database commits the move before, and reads the answer
+before it does anything that depends on it. Elsewhere (SQLite) a claim is a
+short transaction, done at once.
 """
 
 from __future__ import annotations
 
 import functools
-import json
-import select
-import weakref
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from django.db import DatabaseError, IntegrityError, connections
-from django.db.models import JSONField
+import psycopg
+from django.db import connections, transaction
 from django.utils import timezone
+from psycopg.pq import TransactionStatus
+from psycopg.types.numeric import Int8Dumper
 
 from games.models import Game, Move, Seat
 from games.referee.decisions import Decision
-
-ANSWER_TIMEOUT_S = 60.0
-"""How long a sent claim may take to answer before the connection is given up as broken."""
 
 
 def claim_plies(
@@ -68,17 +65,27 @@ def send_claim(
     if seat_row is not None:
         params += [seat_row.events_sent, seat_row.bank_left_ms, seat_row.pk]
     for move in moves:
-        params += [_value(f, f.pre_save(move, add=True)) for f in _move_fields()]
-    shape = _Shape(with_seat=seat_row is not None, count=len(moves))
-    if conn.in_atomic_block or not conn.get_autocommit():
-        # Through Django's cursor, so that psycopg opens the transaction first.
-        with conn.cursor() as cursor:
-            cursor.execute(shape.sql("%s"), [_django_value(v, conn) for v in params])
+        params += [f.get_db_prep_save(f.pre_save(move, add=True), conn) for f in _move_fields()]
+    sql = _statement(with_seat=seat_row is not None, count=len(moves))
+    if wait or conn.in_atomic_block or not conn.get_autocommit():
+        conn.ensure_connection()
+        with conn.wrap_database_errors:
+            cursor = _cursor(conn.connection)
+            cursor.execute(sql, params, prepare=True)
             return PendingClaim(moves, done=_numbered(moves, cursor.fetchall()))
-    pending = PendingClaim(moves, sent=_SentStatement(conn, shape, params))
-    if wait:
-        pending.result()
-    return pending
+    return PendingClaim(moves, sent=_Pipelined(conn, sql, params))
+
+
+def _cursor(pg: psycopg.Connection) -> psycopg.Cursor:
+    """A cursor that binds on the server, so that psycopg can prepare the claim.
+
+    Django's own cursors bind on the client (they are never prepared).
+    Integers go as bigint: psycopg would pick smallint or integer by value,
+    and every list of parameter types is a statement of its own.
+    """
+    cursor = psycopg.Cursor(pg)
+    cursor.adapters.register_dumper(int, Int8Dumper)
+    return cursor
 
 
 class PendingClaim:
@@ -89,7 +96,7 @@ class PendingClaim:
         moves: list[Move],
         *,
         done: list[Move] | None = None,
-        sent: _SentStatement | None = None,
+        sent: _Pipelined | None = None,
     ) -> None:
         self._moves = moves
         self._done = done
@@ -103,12 +110,51 @@ class PendingClaim:
         return self._done
 
 
+class _Pipelined:
+    """The claim sent in psycopg's pipeline mode on Django's connection, its answer read later.
+
+    Between ``BEGIN`` and ``COMMIT``: a pipeline commits its implicit
+    transaction only at a Sync, and psycopg's ``sync()`` waits for every
+    answer, while the server runs and commits an explicit ``COMMIT`` as soon
+    as it arrives (each ``execute`` in a pipeline is sent at once). ``rows``
+    leaves the pipeline (the Sync) and reads the answers. Between the two
+    nothing else may use the connection (the referee's thread owns it).
+    """
+
+    def __init__(self, conn: Any, sql: str, params: list[Any]) -> None:
+        conn.ensure_connection()
+        self.conn = conn
+        pg = conn.connection
+        with conn.wrap_database_errors, _rolled_back_on_error(pg), ExitStack() as pipeline:
+            pipeline.enter_context(pg.pipeline())
+            pg.execute("BEGIN")
+            self.cursor = _cursor(pg)
+            self.cursor.execute(sql, params, prepare=True)
+            pg.execute("COMMIT")
+            self._pipeline = pipeline.pop_all()
+
+    def rows(self) -> list[tuple[int, int]]:
+        """Wait for the answer; its (order, id) rows, or the database's error."""
+        with self.conn.wrap_database_errors, _rolled_back_on_error(self.conn.connection):
+            self._pipeline.close()
+            return self.cursor.fetchall()
+
+
+@contextmanager
+def _rolled_back_on_error(pg: psycopg.Connection) -> Iterator[None]:
+    """End the claim's ``BEGIN`` if it failed (its transaction would stay open, aborted)."""
+    try:
+        yield
+    except BaseException:
+        if not pg.broken and pg.info.transaction_status != TransactionStatus.IDLE:
+            pg.rollback()
+        raise
+
+
 def _claim_in_transaction(
     game: Game, ply: int, moves: list[Move], seat_row: Seat | None
 ) -> list[Move] | None:
     """The portable claim: conditional UPDATE, then the inserts, in one transaction."""
-    from django.db import transaction
-
     still_current = Game.objects.filter(pk=game.pk, status=Game.Status.RUNNING, next_ply=ply)
     with transaction.atomic():
         if not still_current.update(next_ply=ply + len(moves), last_progress_at=timezone.now()):
@@ -140,152 +186,14 @@ def _moves(game: Game, ply: int, decisions: list[tuple[int, Decision]]) -> list[
     ]
 
 
-def _numbered(moves: list[Move], rows: list[tuple[Any, Any]]) -> list[Move] | None:
+def _numbered(moves: list[Move], rows: list[tuple[int, int]]) -> list[Move] | None:
     """Give the moves the ids the statement returned (as (order, id) rows); None if no rows."""
     if not rows:
         return None
-    ordered = sorted((int(order), int(pk)) for order, pk in rows)
-    for move, (_, pk) in zip(moves, ordered, strict=True):
+    for move, (_, pk) in zip(moves, sorted(rows), strict=True):
         move.pk = pk
         move._state.adding = False
     return moves
-
-
-class _SentStatement:
-    """The claim sent as a prepared statement on Django's PostgreSQL connection, read later.
-
-    psycopg's libpq layer (``psycopg.pq``) sends and receives. The statement
-    is prepared once per connection and shape (``PREPARE``, with the column
-    types), so each claim only sends its values, as text: no parsing or
-    planning on the server, no quoting in Python. Between ``__init__`` and
-    ``rows`` nothing else may use the connection (the referee's thread owns it).
-    """
-
-    def __init__(self, conn: Any, shape: _Shape, params: list[Any]) -> None:
-        conn.ensure_connection()
-        self.conn = conn
-        self.shape = shape
-        self.values = [_text(v) for v in params]
-        self.pgconn = conn.connection.pgconn
-        self._send()
-
-    def _send(self) -> None:
-        with self.conn.wrap_database_errors:
-            name = self.shape.prepare(self.conn)
-            self.pgconn.send_query_prepared(name, self.values)  # raises if it cannot
-            while self.pgconn.flush():  # non-blocking: wait until it is all out
-                _wait_for(self.pgconn.socket, write=True)
-
-    def rows(self) -> list[tuple[bytes | None, ...]]:
-        """Wait for the answer; its rows (text values), or the database's error."""
-        try:
-            return self._answer()
-        except _Unprepared:  # the session lost its prepared statements (DISCARD ALL)
-            _prepared_on(self.conn.connection).clear()
-            self._send()
-            return self._answer()
-
-    def _answer(self) -> list[tuple[bytes | None, ...]]:
-        from psycopg import pq
-
-        pgconn = self.pgconn
-        with self.conn.wrap_database_errors:
-            pgconn.consume_input()
-            while pgconn.is_busy():
-                _wait_for(pgconn.socket, write=False)
-                pgconn.consume_input()
-            results = []
-            while (result := pgconn.get_result()) is not None:
-                results.append(result)
-        rows: list[tuple[bytes | None, ...]] = []
-        for result in results:
-            if result.status == pq.ExecStatus.TUPLES_OK:
-                rows += [
-                    tuple(result.get_value(r, c) for c in range(result.nfields))
-                    for r in range(result.ntuples)
-                ]
-            elif result.status != pq.ExecStatus.COMMAND_OK:
-                error = _error_of(result)
-                if not isinstance(error, IntegrityError | _Unprepared):
-                    # What Django's error wrapper does for its own queries: an
-                    # error that may have broken the connection marks it, so the
-                    # check after the task or request tests it and closes it
-                    # (a terminated backend answers with an error result here).
-                    self.conn.errors_occurred = True
-                raise error
-        return rows
-
-
-class _Unprepared(Exception):
-    """The server no longer knows the prepared claim (its session was reset)."""
-
-
-def _error_of(result: Any) -> Exception:
-    from psycopg import pq
-
-    sqlstate = (result.error_field(pq.DiagnosticField.SQLSTATE) or b"").decode()
-    message = result.error_message.decode("utf-8", "replace").strip()
-    if sqlstate == "26000":  # invalid_sql_statement_name
-        return _Unprepared(message)
-    return IntegrityError(message) if sqlstate.startswith("23") else DatabaseError(message)
-
-
-def _wait_for(sock: int, *, write: bool) -> None:
-    """Block until the socket can be written (or read), at most ``ANSWER_TIMEOUT_S``."""
-    poller = select.poll()
-    poller.register(sock, select.POLLOUT if write else select.POLLIN)
-    if not poller.poll(ANSWER_TIMEOUT_S * 1000):
-        raise _broken("the database did not take or answer a claim in time")
-
-
-def _broken(message: str) -> Exception:
-    import psycopg
-
-    return psycopg.OperationalError(message)
-
-
-def _text(value: Any) -> bytes | None:
-    """A value in PostgreSQL's text format (the prepared statement's types say what it is)."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return b"t" if value else b"f"
-    if isinstance(value, int):
-        return str(value).encode()
-    if isinstance(value, datetime):
-        return value.isoformat().encode()
-    if isinstance(value, _Json):
-        return json.dumps(value.value).encode()
-    return str(value).encode()
-
-
-def _value(field: Any, value: Any) -> Any:
-    return _Json(field, value) if isinstance(field, JSONField) else value
-
-
-def _django_value(value: Any, conn: Any) -> Any:
-    return value.field.get_db_prep_save(value.value, conn) if isinstance(value, _Json) else value
-
-
-class _Json:
-    """A JSON field's value (a plain str could be JSON or text: this says which)."""
-
-    __slots__ = ("field", "value")
-
-    def __init__(self, field: Any, value: Any) -> None:
-        self.field = field
-        self.value = value
-
-
-_prepared: weakref.WeakKeyDictionary[Any, set[bytes]] = weakref.WeakKeyDictionary()
-
-
-def _prepared_on(pg: Any) -> set[bytes]:
-    """The claim statements prepared on this psycopg connection (a new connection has none)."""
-    names = _prepared.get(pg)
-    if names is None:
-        names = _prepared[pg] = set()
-    return names
 
 
 @functools.cache
@@ -293,79 +201,35 @@ def _move_fields() -> list:
     return [f for f in Move._meta.concrete_fields if not f.primary_key]
 
 
-@dataclass(frozen=True)
-class _Shape:
-    """Which claim statement: with or without the seat's update, and how many moves."""
+@functools.cache
+def _statement(*, with_seat: bool, count: int) -> str:
+    """The claim with ``%s`` placeholders: with or without the seat's update, for ``count`` moves.
 
-    with_seat: bool
-    count: int
-
-    @property
-    def name(self) -> bytes:
-        return f"hm_claim_{'s' if self.with_seat else 'n'}{self.count}".encode()
-
-    def prepare(self, conn: Any) -> bytes:
-        """The statement's name, prepared on the connection first if it is not yet."""
-        names = _prepared_on(conn.connection)
-        if self.name not in names:
-            types = ", ".join(self.types(conn))
-            with conn.cursor() as cursor:
-                cursor.execute(f"PREPARE {self.name.decode()} ({types}) AS {self.sql('$')}")
-            names.add(self.name)
-        return self.name
-
-    def types(self, conn: Any) -> list[str]:
-        game, seat = Game._meta, Seat._meta
-        fields = [game.get_field(n) for n in ("next_ply", "last_progress_at", "id", "next_ply")]
-        fields.append(game.get_field("status"))
-        if self.with_seat:
-            fields += [seat.get_field(n) for n in ("events_sent", "bank_left_ms", "id")]
-        fields += _move_fields() * self.count
-        return [_column_type(f, conn) for f in fields]
-
-    @functools.cache  # noqa: B019 (a handful of shapes, kept for the process's life)
-    def sql(self, style: str) -> str:
-        """The statement, with ``%s`` placeholders (Django) or ``$n`` ones (PREPARE).
-
-        One ``INSERT ... SELECT ... FROM claimed`` per move (each row only if
-        the claim matched), then their ids with their order.
-        """
-        numbers = iter(range(1, 1_000_000))
-
-        def p() -> str:
-            return "%s" if style == "%s" else f"${next(numbers)}"
-
-        def ps(k: int) -> str:
-            return ", ".join(p() for _ in range(k))
-
-        q = _quote
-        parts = [
-            f"claimed AS (UPDATE {q(Game._meta.db_table)} "
-            f"SET next_ply = {p()}, last_progress_at = {p()} "
-            f"WHERE id = {p()} AND next_ply = {p()} AND status = {p()} RETURNING id)"
-        ]
-        if self.with_seat:
-            parts.append(
-                f"seat_kept AS (UPDATE {q(Seat._meta.db_table)} "
-                f"SET events_sent = {p()}, bank_left_ms = {p()} "
-                f"WHERE id = {p()} AND EXISTS (SELECT 1 FROM claimed))"
-            )
-        columns = ", ".join(q(f.column) for f in _move_fields())
-        for i in range(self.count):
-            parts.append(
-                f"m{i} AS (INSERT INTO {q(Move._meta.db_table)} ({columns}) "
-                f"SELECT {ps(len(_move_fields()))} FROM claimed RETURNING id)"
-            )
-        ids = " UNION ALL ".join(f"SELECT {i}, id FROM m{i}" for i in range(self.count))
-        return f"WITH {', '.join(parts)} {ids}"
+    One ``INSERT ... SELECT ... FROM claimed`` per move (each row only if
+    the claim matched), then their ids with their order.
+    """
+    q = _quote
+    parts = [
+        f"claimed AS (UPDATE {q(Game._meta.db_table)} "
+        "SET next_ply = %s, last_progress_at = %s "
+        "WHERE id = %s AND next_ply = %s AND status = %s RETURNING id)"
+    ]
+    if with_seat:
+        parts.append(
+            f"seat_kept AS (UPDATE {q(Seat._meta.db_table)} "
+            "SET events_sent = %s, bank_left_ms = %s "
+            "WHERE id = %s AND EXISTS (SELECT 1 FROM claimed))"
+        )
+    columns = ", ".join(q(f.column) for f in _move_fields())
+    values = ", ".join("%s" for _ in _move_fields())
+    for i in range(count):
+        parts.append(
+            f"m{i} AS (INSERT INTO {q(Move._meta.db_table)} ({columns}) "
+            f"SELECT {values} FROM claimed RETURNING id)"
+        )
+    ids = " UNION ALL ".join(f"SELECT {i}, id FROM m{i}" for i in range(count))
+    return f"WITH {', '.join(parts)} {ids}"
 
 
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-
-def _column_type(field: Any, conn: Any) -> str:
-    """The column's type for PREPARE (``varchar(10)`` → ``varchar``; checks are not types)."""
-    if field.is_relation:
-        field = field.target_field
-    return field.db_type(conn).split("(")[0].strip()

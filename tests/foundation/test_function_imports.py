@@ -37,7 +37,6 @@ SKIPPED = {
     # time; once it has landed, the path leaves this list.
     "web/cache": "the page cache moves onto Django's cache framework (issue 30)",
     "web/templatetags": "the page templates are rewritten with the page cache (issue 30)",
-    "games/referee/claims.py": "the move claims move onto psycopg's pipeline (issue 30)",
 }
 TOOL_DIRECTIVES = ("noqa", "type:", "pragma", "fmt:", "isort:")
 

@@ -88,6 +88,21 @@ def test_the_claim_is_prepared_once_and_reused(game) -> None:
     assert prepared_claims() == prepared
 
 
+def test_small_and_large_numbers_share_the_prepared_claim(game) -> None:
+    """One prepared statement per shape, whatever the numbers' sizes (not one per type list)."""
+    seat = game.seats.get(position=0)
+    ply = game.next_ply
+    assert claims.send_claim(game, ply, [(0, bot_move())], seat).result() is not None
+    prepared = prepared_claims()
+    for offset, size in ((1, 40_000), (2, 2_000_000_000)):
+        seat.events_sent, seat.bank_left_ms = size, size
+        move = Decision({"kind": "test"}, source=Move.Source.BOT, latency_ms=size)
+        assert claims.send_claim(game, ply + offset, [(0, move)], seat).result() is not None
+    assert prepared_claims() == prepared
+    seat.refresh_from_db()
+    assert seat.bank_left_ms == 2_000_000_000
+
+
 def test_a_claim_for_a_ply_already_taken_writes_nothing(game) -> None:
     seat = game.seats.get(position=0)
     ply = game.next_ply
