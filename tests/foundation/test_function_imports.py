@@ -32,12 +32,6 @@ PACKAGES = (
     "tournaments",
     "web",
 )
-SKIPPED = {
-    # Each is being rewritten by a change of issue 30 under way at the same
-    # time; once it has landed, the path leaves this list.
-    "web/cache": "the page cache moves onto Django's cache framework (issue 30)",
-    "web/templatetags": "the page templates are rewritten with the page cache (issue 30)",
-}
 TOOL_DIRECTIVES = ("noqa", "type:", "pragma", "fmt:", "isort:")
 
 
@@ -54,14 +48,12 @@ class Bare:
 
 
 def modules() -> list[Path]:
-    """Every module of the apps, migrations and the skipped paths left out."""
+    """Every module of the apps, migrations left out."""
     found = []
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             relative = path.relative_to(ROOT).as_posix()
             if "/migrations/" in relative:
-                continue
-            if any(relative == skip or relative.startswith(skip + "/") for skip in SKIPPED):
                 continue
             found.append(path)
     return found
@@ -142,11 +134,6 @@ def test_every_function_level_import_says_why() -> None:
         "or say in a comment on its line or the line above why it cannot be there:\n"
         + "\n".join(str(imp) for imp in bare)
     )
-
-
-def test_the_skipped_paths_exist() -> None:
-    """A path that was renamed or deleted leaves the list rather than excusing nothing."""
-    assert [skip for skip in SKIPPED if not (ROOT / skip).exists()] == []
 
 
 # The check itself, on small sources: what it must catch and what it must let through.

@@ -32,6 +32,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from botapi.models import Bot
 from games.models import Competitor, Game, Seat
 from web.cache import pagecache, tokens
 
@@ -113,7 +114,6 @@ def _resolve() -> list[str]:
 
 def competitor_names(competitor_ids: Iterable[int]) -> list[str]:
     """The tokens of these competitors' pages: a person's; each version's of a bot. <= 2 queries."""
-    from botapi.models import Bot  # botapi sits above tournaments
 
     ids = set(competitor_ids)
     if not ids:

@@ -20,6 +20,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models.signals import post_delete, post_save
 
+from botapi.models import Bot
+from games.models import Competitor
+from games.signals import game_created, games_settled
+from people.models import Profile
+from ratings import signals as ratings_signals
+from tournaments.models import ArenaEntry, Entrant, League, Tournament
+from web.cache import bumps as pagecache_bumps
 from web.cache import pagecache, tokens
 
 # A bot's fields the public pages show (its page, and its competitor's name elsewhere).
@@ -68,14 +75,6 @@ def _user_saved(sender: Any, update_fields: Any = None, **kwargs: Any) -> None:
 
 def connect() -> None:
     """Connect the receivers (``WebConfig.ready``)."""
-    from botapi.models import Bot
-    from games.models import Competitor
-    from games.signals import game_created, games_settled
-    from people.models import Profile
-    from ratings import signals as ratings_signals
-    from tournaments.models import ArenaEntry, Entrant, League, Tournament
-    from web.cache import bumps as pagecache_bumps
-
     user = get_user_model()
     post_save.connect(_user_saved, sender=user, dispatch_uid="pagecache-user-save")
     post_save.connect(_bot_saved, sender=Bot, dispatch_uid="pagecache-bot-save")
@@ -105,6 +104,4 @@ def connect() -> None:
 
 
 def _game_created(sender: Any, game: Any, competitor_ids: list[int], **kwargs: Any) -> None:
-    from web.cache import bumps
-
-    bumps.game_created(game, competitor_ids)
+    pagecache_bumps.game_created(game, competitor_ids)
