@@ -57,10 +57,9 @@ def _write(path: Path, ids: list[int]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from games.creation import create_game
-
     from botapi.models import Bot
     from games.models import Game, Move
+    from games.services import create_game
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ids", type=Path, required=True)

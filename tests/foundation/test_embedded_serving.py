@@ -55,7 +55,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from rest_framework.authtoken.models import Token
-from botapi import services
+from botapi.services import bots as services
 from botapi.models import Bot
 from harbormaster.demo import ensure_demo_person
 
@@ -90,7 +90,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from botapi.models import Bot
-from games.creation import create_game
+from games.services import create_game
 from games.models import Game
 from people.services import ensure_person
 
