@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 import engines
-from games.models import Competitor
+from games.models import Competitor, Game
 
 
 def engine_choices() -> list[tuple[str, str]]:
@@ -159,6 +159,11 @@ class Tournament(models.Model):
         default=0, help_text="Extra time a seat may spend over a game (ms)."
     )
     rated = models.BooleanField(default=True)
+    review_rounds = models.BooleanField(
+        default=False,
+        help_text="Review each round: its tables are proposed, and its games start only when "
+        "the organiser releases it (after swapping entrants or re-pairing, if need be).",
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     seed = models.CharField(
         max_length=100, blank=True, help_text="The event seed; secret until the event ends."
@@ -237,6 +242,7 @@ class Round(models.Model):
     """One round of a tournament; made exactly once (unique per number)."""
 
     class Status(models.TextChoices):
+        PROPOSED = "proposed", "proposed"
         RUNNING = "running", "running"
         FINISHED = "finished", "finished"
 
@@ -244,8 +250,16 @@ class Round(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="rounds_played"
     )
     number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    status = models.CharField(
+        max_length=10,
+        choices=Status.choices,
+        default=Status.RUNNING,
+        help_text="Proposed: its tables wait for the organiser's review (no game yet).",
+    )
     byes = models.JSONField(default=list, blank=True, help_text="Entrant ids sitting out.")
+    repairs = models.PositiveSmallIntegerField(
+        default=0, help_text="How often the organiser re-paired it before its release."
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -274,3 +288,36 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.number} of {self.round}"
+
+
+class Adjudication(models.Model):
+    """The organiser's result for an event game that was aborted or broken.
+
+    The game itself stays aborted: its record is what was played and is
+    never rewritten (decision 0020), and it changes no rating (decision 0039).
+    The event's standings count the table with these ranks and scores
+    (``events.history``), and the public pages show who entered them and why.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="adjudication")
+    ranks = models.JSONField(help_text="Per seat, in seat order: 1 = best; ties share a rank.")
+    scores = models.JSONField(help_text="Per seat, in seat order.")
+    reason = models.TextField(help_text="Why the organiser decided this result; shown publicly.")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    by_name = models.CharField(
+        max_length=150, help_text="Who entered it, as shown (kept if the account goes)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game"]
+
+    def __str__(self) -> str:
+        return f"adjudication of game {self.game_id}"

@@ -8,6 +8,9 @@ on bad input; ``by`` is the user acting, None for the service itself):
   :func:`cancel` — the lifecycle (``lifecycle``);
 * :func:`enter`, :func:`approve`, :func:`withdraw`, :func:`disqualify` —
   entrants (``entries``);
+* :func:`release_round`, :func:`swap_entrants`, :func:`repair_round` -- a
+  proposed round under review (``review``); :func:`adjudicate` -- the
+  organiser's result for an aborted or broken game (``adjudication``);
 * :func:`on_game_finished` — the referee's hook that ends a round and queues
   the next one exactly once (``rounds``);
 * :func:`problems` — what holds an event up (``problems``);
@@ -23,11 +26,15 @@ docs/architecture.md, "Tournaments: formats and the round scheduler", has the wh
 
 from __future__ import annotations
 
+from tournaments.events.adjudication import adjudicate
 from tournaments.events.entries import approve, disqualify, enter, withdraw
 from tournaments.events.errors import EventError
 from tournaments.events.history import active_entrants, entrants_of, history_of, standings_of
 from tournaments.events.lifecycle import cancel, open_entries, pause, resume, start
 from tournaments.events.problems import problems
+from tournaments.events.review import release as release_round
+from tournaments.events.review import repair as repair_round
+from tournaments.events.review import swap as swap_entrants
 from tournaments.events.rounds import on_game_finished
 from tournaments.events.seeds import revealed as event_seed_revealed
 from tournaments.events.seeds import verify as verify_seeds
@@ -35,6 +42,7 @@ from tournaments.events.seeds import verify as verify_seeds
 __all__ = [
     "EventError",
     "active_entrants",
+    "adjudicate",
     "approve",
     "cancel",
     "disqualify",
@@ -46,9 +54,12 @@ __all__ = [
     "open_entries",
     "pause",
     "problems",
+    "release_round",
+    "repair_round",
     "resume",
     "standings_of",
     "start",
+    "swap_entrants",
     "verify_seeds",
     "withdraw",
 ]

@@ -11,7 +11,8 @@ module reads what they need, and nothing writes through it.
   standings now (for pages and the admin);
 * :func:`history_of`: every finished table as a ``Result`` (a duplicate
   table only once every rotation has finished, aggregated by
-  ``formats.duplicate.aggregate``), and the byes of every round.
+  ``formats.duplicate.aggregate``; an adjudicated game counts with the
+  organiser's result), and the byes of every round.
   Withdrawn entrants' past results stay in it: their opponents' scores and
   tie-breaks depend on them.
 """
@@ -111,9 +112,10 @@ def history_of(tournament: Tournament) -> formats.History:
     )
     games_by_table: dict[int, list[tuple[int, str, list, list]]] = defaultdict(list)
     for row in Game.objects.filter(tournament=tournament, table__isnull=False).values_list(
-        "table_id", "pk", "status", "outcome__ranks", "outcome__scores"
-    ):
-        games_by_table[row[0]].append(row[1:])
+        "table_id", "pk", "status", "outcome__ranks", "outcome__scores",
+        "adjudication__ranks", "adjudication__scores",
+    ):  # fmt: skip
+        games_by_table[row[0]].append(_as_played(*row[1:]))
     keys = _entrant_keys(tournament)
     seat_orders = _seat_orders(
         [pk for gs in games_by_table.values() for pk, status, *_ in gs if status == FINISHED],
@@ -145,6 +147,16 @@ def history_of(tournament: Tournament) -> formats.History:
         for key in keys_out or ()
     ]
     return formats.History(results=tuple(results), byes=tuple(byes))
+
+
+def _as_played(
+    pk: int, status: str, ranks: list, scores: list, judged_ranks: list | None, judged: list | None
+) -> tuple[int, str, list, list]:
+    """A game as its table's result counts it: an aborted game the organiser adjudicated
+    counts with the adjudication's ranks and scores (``events.adjudication``)."""
+    if status == Game.Status.ABORTED and judged_ranks is not None:
+        return pk, FINISHED, judged_ranks, judged or [0.0] * len(judged_ranks)
+    return pk, status, ranks, scores
 
 
 def _aggregate(round_number: int, seats: list, per_game: list[formats.Result]) -> formats.Result:

@@ -76,18 +76,21 @@ def deals_of(tournament: Tournament, seats: Sequence[int]) -> list[tuple[int, ..
 
 
 # --------------------------------------------------------------- pairing
-def pair_round(event: Tournament, number: int) -> Round | None:
+def pair_round(event: Tournament, number: int, *, repairs: int = 0) -> Round | None:
     """Pair round ``number`` of the locked, running ``event`` and create its games.
 
     Runs inside the caller's transaction (``start`` for round 1, the task
     after). Returns the round, or None when the format says the event is over
     (the event is then finished). Raises PairingError, having written
-    nothing the caller's rollback does not undo.
+    nothing the caller's rollback does not undo. An event that reviews each
+    round stops here with the round *proposed*: tables, no games; the
+    organiser's ``events.review.release`` creates them (``repairs`` counts
+    the organiser's re-pairings, each drawn from its own seed).
     """
     entrants = active_entrants(event)
     try:
         planned = format_of(event).next_round(
-            entrants, history_of(event), settings_of(event), number, event.seed
+            entrants, history_of(event), settings_of(event), number, pairing_seed(event, repairs)
         )
     except formats.FormatError as exc:
         raise PairingError(str(exc)) from None
@@ -95,7 +98,14 @@ def pair_round(event: Tournament, number: int) -> Round | None:
         finish_event(event)
         return None
     _check_plan(planned, {e.key for e in entrants}, number)
-    round_row = Round.objects.create(tournament=event, number=number, byes=list(planned.byes))
+    proposed = event.review_rounds
+    round_row = Round.objects.create(
+        tournament=event,
+        number=number,
+        byes=list(planned.byes),
+        status=Round.Status.PROPOSED if proposed else Round.Status.RUNNING,
+        repairs=repairs,
+    )
     event.current_round = number
     event.save(update_fields=["current_round"])
     competitors = {
@@ -106,13 +116,24 @@ def pair_round(event: Tournament, number: int) -> Round | None:
         table = Table.objects.create(
             round=round_row, number=table_number, seats=list(planned_table.seats)
         )
-        _create_games(event, table, competitors)
-    if not planned.tables:  # everyone sat out: nothing to wait for
-        Round.objects.filter(pk=round_row.pk).update(
-            status=Round.Status.FINISHED, finished_at=timezone.now()
-        )
-        enqueue_pairing_after_commit(event.pk, number + 1)
+        if not proposed:
+            create_table_games(event, table, competitors)
+    if not planned.tables and not proposed:
+        end_empty_round(event, round_row)
     return round_row
+
+
+def pairing_seed(event: Tournament, repairs: int) -> str:
+    """The seed the format draws from: the event seed, or one per re-pairing of the round."""
+    return event.seed if not repairs else f"{event.seed}:repair:{repairs}"
+
+
+def end_empty_round(event: Tournament, round_row: Round) -> None:
+    """Everyone sat out: nothing to wait for, the next round is due."""
+    Round.objects.filter(pk=round_row.pk).update(
+        status=Round.Status.FINISHED, finished_at=timezone.now()
+    )
+    enqueue_pairing_after_commit(event.pk, round_row.number + 1)
 
 
 def _check_plan(planned: formats.Round, keys: set[int], number: int) -> None:
@@ -125,7 +146,7 @@ def _check_plan(planned: formats.Round, keys: set[int], number: int) -> None:
         )
 
 
-def _create_games(event: Tournament, table: Table, competitors: dict[int, object]) -> None:
+def create_table_games(event: Tournament, table: Table, competitors: dict[int, object]) -> None:
     """The game(s) of one table, all dealt from the same derived seed."""
     seed = game_seed(event.seed, table.round.number, table.number)
     created = []
