@@ -26,6 +26,9 @@ class GameView:
     url: str
     status: str
     ranks: list[int] | None
+    adjudicable: bool = False
+    """Aborted or not finished: the organiser may enter its result."""
+    adjudicated: bool = False
 
 
 @dataclass
@@ -75,17 +78,23 @@ def standings_view(tournament: Tournament, names: dict[int, str]) -> list[Standi
 def game_view(game: Game) -> GameView:
     """A game's link, state and (once finished) ranks in seat order."""
     outcome = getattr(game, "outcome", None)
+    judged = getattr(game, "adjudication", None)
+    ranks = outcome.ranks if outcome is not None else judged.ranks if judged is not None else None
     return GameView(
         game.pk,
         reverse("tournaments:game", args=[game.pk]),
         game.get_status_display(),
-        list(outcome.ranks) if outcome is not None else None,
+        list(ranks) if ranks is not None else None,
+        adjudicable=game.status != Game.Status.FINISHED,
+        adjudicated=judged is not None,
     )
 
 
 def rounds_view(tournament: Tournament, names: dict[int, str]) -> list[RoundView]:
     """Every round played so far; ``names`` maps entrant ids to what to show for them."""
-    rounds = tournament.rounds_played.prefetch_related("tables__games__outcome")
+    rounds = tournament.rounds_played.prefetch_related(
+        "tables__games__outcome", "tables__games__adjudication"
+    )
     shown = []
     for played in rounds:
         view = RoundView(

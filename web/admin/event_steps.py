@@ -59,7 +59,8 @@ EVENT_STEPS = {
             "start",
             "Start",
             lambda t, reason, by: events.start(t, by=by),
-            "{name} has started: round 1 is paired and its games are under way.",
+            "{name} has started: round 1 is paired (if it reviews each round, its tables wait "
+            "for you to release them).",
             statuses=BEFORE_START,
             explanation="Fixes the seed order, pairs round 1 and starts its games.",
         ),

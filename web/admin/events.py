@@ -37,6 +37,7 @@ from tournaments import events
 from tournaments.models import Entrant, Tournament
 from web.admin.event_forms import AddEntrantsForm, ReasonForm, TournamentForm
 from web.admin.event_page import public_page, rounds_view, standings_view
+from web.admin.event_review import RoundReviewAdmin, may_adjudicate, review_of
 from web.admin.event_steps import (
     BEFORE_START,
     ENTRANT_STEPS,
@@ -75,6 +76,7 @@ PAIRING = (
     "move_time_ms",
     "time_bank_ms",
     "rated",
+    "review_rounds",
 )
 """Settings that shape rounds, games and ratings: fixed once the event runs."""
 
@@ -82,7 +84,7 @@ SEED_HIDDEN = "secret until the event ends"
 
 
 @admin.register(Tournament)
-class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
+class TournamentAdmin(RoundReviewAdmin, NamesProtectedRecords, admin.ModelAdmin):
     form = TournamentForm
     change_form_template = "admin/tournaments/tournament/change_form.html"
     list_display = (
@@ -113,6 +115,7 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
                     "rounds",
                     "bye_points",
                     "advance_per_table",
+                    "review_rounds",
                 )
             },
         ),
@@ -193,6 +196,8 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
             "pending": [e for e in entrants if e.status == Entrant.Status.PENDING],
             "rounds": rounds_view(tournament, names),
             "standings": standings_view(tournament, names),
+            "review": review_of(tournament, names) if may_change else None,
+            "may_adjudicate": may_change and may_adjudicate(tournament),
         }
 
     # --- the event's steps ----------------------------------------------------------------
@@ -221,6 +226,7 @@ class TournamentAdmin(NamesProtectedRecords, admin.ModelAdmin):
                 wrap(self.entrant_step_view),
                 name=f"{name}_entrant",
             ),
+            *self.review_urls(),
             *super().get_urls(),
         ]
 
