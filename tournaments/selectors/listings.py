@@ -133,6 +133,8 @@ class TableGame:
 
     id: int
     status: str
+    adjudicated: bool = False
+    """Aborted, with the organiser's result (``events.adjudication``) counted for its table."""
 
     @property
     def finished(self) -> bool:
@@ -201,10 +203,10 @@ def _results_of(history: formats.History) -> _Results:
 def _games_of(games_of_tables: QuerySet[Game]) -> dict[int, list[TableGame]]:
     """The games by table id, oldest first (one query)."""
     games: dict[int, list[TableGame]] = {}
-    for game_id, table_id, status in games_of_tables.order_by("id").values_list(
-        "id", "table_id", "status"
+    for game_id, table_id, status, judged in games_of_tables.order_by("id").values_list(
+        "id", "table_id", "status", "adjudication__id"
     ):
-        games.setdefault(table_id, []).append(TableGame(game_id, status))
+        games.setdefault(table_id, []).append(TableGame(game_id, status, judged is not None))
     return games
 
 

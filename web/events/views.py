@@ -21,6 +21,7 @@ from tournaments import events
 from tournaments.events.history import settings_of
 from tournaments.formats import standings as pure_standings
 from tournaments.models import League
+from tournaments.selectors import adjudications as event_adjudications
 from tournaments.selectors import listings as event_listings
 from tournaments.selectors import standings_table as event_standings
 from web.cache import tokens as pagecache_tokens
@@ -53,6 +54,8 @@ TABLES_SHOWN = 16
 """Tables on the event page, newest round first; each round has its own pages."""
 ENTRANTS_SHOWN = 32
 """Entrants on the event page, by seed; all of them are on its entrants pages."""
+ADJUDICATIONS_SHOWN = 32
+"""Adjudicated results listed on the event page (each is also on its game's page)."""
 
 
 @require_GET
@@ -82,6 +85,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
             "standings": board.standings[:STANDINGS_SHOWN],
             "crosstable": board.top_crosstable(CROSSTABLE_SHOWN),
             "bye_points": pure_standings.bye_points(settings_of(tournament)),
+            "adjudications": event_adjudications.of_event(tournament, ADJUDICATIONS_SHOWN),
         },
     )
 

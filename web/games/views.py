@@ -18,6 +18,7 @@ from games.records import replay
 from games.selectors import cursor as game_cursor
 from games.selectors import listings, seat_holders, spectator
 from ratings import selectors as ratings_selectors
+from tournaments.selectors import adjudications as event_adjudications
 from tournaments.selectors import listings as event_listings
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
@@ -96,6 +97,11 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
             "ply_count": window.total,
             "ply_window": window,
             "current_version": rules.version,
+            "adjudication": (
+                event_adjudications.of_game(game)
+                if game.status == game.Status.ABORTED and game.table_id
+                else None
+            ),
         },
     )
     if not public:

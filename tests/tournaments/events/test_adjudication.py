@@ -119,3 +119,20 @@ def test_games_outside_events_and_of_cancelled_events_are_not_adjudicated() -> N
     with pytest.raises(events.EventError, match="Club night is cancelled: only the games of"):
         events.adjudicate(aborted, ranks=[1, 2, 3], reason="x")
     assert not Adjudication.objects.exists()
+
+
+def test_the_public_pages_show_the_adjudication_and_keep_the_game_s_secrets(client) -> None:
+    event = started_event(6, rounds=2, format="swiss")
+    broken, _ = running_games(event, 1)
+    organiser = UserFactory(is_staff=True, username="ada")
+    events.adjudicate(broken, ranks=[3, 1, 2], reason="the board froze", by=organiser)
+    page = client.get(f"/tournaments/{event.pk}/").content.decode()
+    assert "Adjudicated results" in page
+    assert f"Game #{broken.pk}</a> (round 1, table 1): places 3, 1, 2 in seat order" in page
+    assert "by ada: the board froze" in page
+    assert 'class="adjudicated-mark"' in page, "the table's game is marked adjudicated"
+    game_page = client.get(f"/games/{broken.pk}/").content.decode()
+    assert "<strong>Adjudicated</strong> by ada" in game_page
+    assert "places 3, 1, 2" in game_page and "changes no rating" in game_page
+    broken.refresh_from_db()
+    assert broken.seed not in game_page, "an adjudicated game stays aborted: its seed is secret"
