@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from django.urls import path
 
+from web.events import exports as event_exports
 from web.events import parts as event_parts
+from web.events import printing as event_printing
 from web.events import views as event_views
 from web.games import (
     board as board_views,
@@ -37,6 +39,8 @@ urlpatterns = [
     path("tournaments/", event_views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
     path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
+    path("tournaments/<int:pk>/results.csv", event_exports.results_csv, name="results-csv"),
+    path("tournaments/<int:pk>/print/", event_printing.print_page, name="print"),
     path("tournaments/<int:pk>/standings/", event_parts.standings_page, name="standings"),
     path("tournaments/<int:pk>/crosstable/", event_parts.crosstable_page, name="crosstable"),
     path("tournaments/<int:pk>/entrants/", event_parts.entrants_page, name="entrants"),
