@@ -128,11 +128,12 @@ def test_the_public_pages_show_the_adjudication_and_keep_the_game_s_secrets(clie
     events.adjudicate(broken, ranks=[3, 1, 2], reason="the board froze", by=organiser)
     page = client.get(f"/tournaments/{event.pk}/").content.decode()
     assert "Adjudicated results" in page
-    assert f"Game #{broken.pk}</a> (round 1, table 1): places 3, 1, 2 in seat order" in page
-    assert "by ada: the board froze" in page
+    names = list(broken.seats.order_by("position").values_list("competitor__name", flat=True))
+    placed = ", ".join(f"{name} place {n}" for name, n in zip(names, (3, 1, 2), strict=True))
+    assert f"Game #{broken.pk}</a> (round 1, table 1): {placed} — by ada: the board froze" in page
     assert 'class="adjudicated-mark"' in page, "the table's game is marked adjudicated"
     game_page = client.get(f"/games/{broken.pk}/").content.decode()
     assert "<strong>Adjudicated</strong> by ada" in game_page
-    assert "places 3, 1, 2" in game_page and "changes no rating" in game_page
+    assert f"{names[1]} place 1 (score 0)" in game_page and "changes no rating" in game_page
     broken.refresh_from_db()
     assert broken.seed not in game_page, "an adjudicated game stays aborted: its seed is secret"
