@@ -160,6 +160,7 @@ class Tournament(models.Model):
     )
     rated = models.BooleanField(default=True)
     review_rounds = models.BooleanField(
+        "review each round",
         default=False,
         help_text="Review each round: its tables are proposed, and its games start only when "
         "the organiser releases it (after swapping entrants or re-pairing, if need be).",

@@ -74,6 +74,8 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
+        if len(choices) > 1:  # two different entrants offered from the start
+            self.fields["second"].initial = choices[-1][0]
 
 
 class AdjudicationForm(forms.Form):
