@@ -6,9 +6,11 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 
 from chat.models import Message, Mute, TableChat
 from chat.selectors import MAX_CHARS, RATE_COUNT
@@ -30,8 +32,6 @@ class ChatSocket(Socket):
         super().__init__(game_id, user)
         path = f"/ws/games/{game_id}/?{query}"
         self.comm = WebsocketCommunicator(URLRouter(websocket_urlpatterns), path)
-        from django.contrib.auth.models import AnonymousUser
-
         self.comm.scope["user"] = user if user is not None else AnonymousUser()
 
     async def open(self) -> dict:
@@ -164,8 +164,6 @@ def test_a_message_staff_hide_leaves_every_open_socket() -> None:
         said = await player.next("chat")
         await fan.next("chat")
         message_id = said["messages"][0]["id"]
-        from channels.db import database_sync_to_async
-
         await database_sync_to_async(table_chat.hide)(message_id, staff)
         gone = [await s.next("chat_hidden") for s in (player, fan)]
         late = ChatSocket(game.pk, watcher.user)
