@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from botapi.services.pull import pending_turns
 from chat import selectors, services
@@ -16,7 +17,7 @@ from games.models import Competitor, Game
 from games.referee import steps as referee
 from games.services import create_game
 from people.services import ensure_person
-from tests.factories import BotFactory
+from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -208,3 +209,24 @@ def test_bots_are_never_sent_the_chat() -> None:
     assert turns, "the pull bot is to move at the start"
     assert marker not in json.dumps(turns)
     assert "chat" not in json.dumps(turns).lower()
+
+
+def test_staff_hide_messages_from_the_admin_and_the_page_escapes_them() -> None:
+    game, players, _ = table()
+    services.say(game, reader(game, players[0]), "<script>rude()</script>")
+    message = Message.objects.get()
+    staff = UserFactory(username="staff", admin=True, password=None)
+    client = Client()
+    client.force_login(staff)
+    listing = client.get("/admin/chat/message/").content.decode()
+    assert "&lt;script&gt;rude()&lt;/script&gt;" in listing and "<script>rude()" not in listing
+    assert client.get("/admin/chat/message/add/").status_code == 403
+    answer = client.post(
+        "/admin/chat/message/",
+        {"action": "hide_messages", "_selected_action": [message.pk]},
+        follow=True,
+    )
+    assert answer.status_code == 200 and "1 message(s) hidden" in answer.content.decode()
+    message.refresh_from_db()
+    assert message.hidden_by == staff and message.hidden_at is not None
+    assert texts(game, players[1]) == []
