@@ -11,6 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
+from django.test import Client
 
 from chat.models import Message, Mute, TableChat
 from chat.selectors import MAX_CHARS, RATE_COUNT
@@ -270,3 +271,29 @@ def test_the_rate_limit_refuses_the_message_too_many() -> None:
     refused = async_to_sync(scenario)()
     assert refused["code"] == "chat_rate_limited" and "10 seconds" in refused["detail"]
     assert Message.objects.count() == RATE_COUNT
+
+
+def test_one_socket_may_carry_the_board_and_the_chat() -> None:
+    game, players, _ = chat_table()
+
+    async def scenario():
+        both = ChatSocket(game.pk, players[0].user, query="chat=with")
+        connected, _ = await both.comm.connect(timeout=5)
+        assert connected
+        first, second = await both.receive(), await both.receive()
+        await both.send_json({"type": "chat", "text": "both ways"})
+        said = await both.next("chat")
+        await both.close()
+        return first, second, said
+
+    first, second, said = async_to_sync(scenario)()
+    assert first["type"] == "state" and first["seat"] == 0
+    assert second["type"] == "chat" and second["history"]
+    assert said["messages"][0]["text"] == "both ways"
+
+
+def test_the_play_page_includes_the_chat_panel_on_its_own_socket() -> None:
+    game, _, _ = chat_table()
+    page = Client().get(f"/games/{game.pk}/play/").content.decode()
+    assert f'data-ws="/ws/games/{game.pk}/?chat=only"' in page
+    assert "/static/chat/chat.js" in page and 'id="chat-log"' in page
