@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "lobby",
     # Competitor pages of bots and people, their charts and game exports.
     "stats",
+    # Table chat: what a game's players and spectators say (beside the lobby and stats).
+    "chat",
     # The web layer: pages, the REST API, the play sockets, the page cache and the admin.
     "web",
 ]

@@ -35,6 +35,7 @@ urlpatterns = [
     path("", include("web.stats.urls")),
     path("", include("web.lobby.urls")),
     path("", include("web.games.urls")),
+    path("", include("web.rules.urls")),
 ]
 
 # Errors raised outside the API's views: JSON under /api/, Django's pages elsewhere.

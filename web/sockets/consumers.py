@@ -10,8 +10,14 @@ seat's; the spectator's for anyone else). The published spectator view itself
 is never forwarded to a seat.
 
 Incoming frames: ``{"type": "act", "ply", "index"}``, ``{"type": "resign"}``,
-``{"type": "sync"}``. Anything wrong gets ``{"type": "error", "code", "detail"}``
-and changes nothing.
+``{"type": "sync"}``, and table chat's (``web/sockets/chat.py``: ``chat``,
+``chat_mute``, ``chat_setting``). Anything wrong gets ``{"type": "error",
+"code", "detail"}`` and changes nothing.
+
+What a socket is sent depends on its query string: by default the board's
+state frames only; ``?chat=only`` the table chat only (the chat panel's own
+socket, so the board's script reads no chat and a chat panel builds no board
+frames); ``?chat=with`` both. Chat frames may be sent on any of them.
 
 Before it is accepted a socket takes its places in the open-socket limits
 (:mod:`web.sockets.limits`: per person or session, per address, per
@@ -27,6 +33,7 @@ import contextlib
 import json
 import time
 from typing import Any
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -34,11 +41,16 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from common import jsonparse
 from web.sockets import broadcast, person_moves
+from web.sockets import chat as table_chat
 from web.sockets import limits as socket_limits
 from web.sockets.person_moves import PlayError, Viewer
 
 MAX_FRAME_CHARS = 1024
-"""Longer incoming frames are refused unread: a real one is a few dozen characters."""
+"""Longer incoming frames are refused: a real one is a few dozen characters ..."""
+
+MAX_CHAT_FRAME_CHARS = 3200
+"""... except a chat frame, whose 500 characters may each be sent as a six-character
+``\\uXXXX`` escape; anything longer is refused unread."""
 
 RATE_PER_S = 5.0
 """Incoming frames a socket may send per second on average ..."""
@@ -94,10 +106,17 @@ class PlayConsumer(AsyncWebsocketConsumer):
         self.viewer = viewer
         self.bucket = TokenBucket()
         self.last_sent: tuple | None = None
+        self.wants_state, self.wants_chat = _wants(self.scope.get("query_string", b""))
+        self.chat_reader = await database_sync_to_async(table_chat.reader_for)(
+            game_id, self.scope.get("user")
+        )
         self.group = broadcast.group_name(game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_frame(force=True)
+        if self.wants_state:
+            await self.send_frame(force=True)
+        if self.wants_chat:
+            await self.send_chat_history()
 
     async def disconnect(self, code: int) -> None:
         if self.renewing is not None:
@@ -136,15 +155,49 @@ class PlayConsumer(AsyncWebsocketConsumer):
             elif kind == "resign":
                 await database_sync_to_async(person_moves.resign)(self.viewer.game_id, self.viewer)
             elif kind == "sync":
-                await self.send_frame(force=True)
+                if self.wants_state:
+                    await self.send_frame(force=True)
+                if self.wants_chat:
+                    await self.send_chat_history()
+                return
+            elif kind in CHAT_TYPES:
+                await self.chat(kind, request)
+                return
+        except table_chat.ChatError as exc:
+            await self.error(exc.code, exc.detail)
+            return
         except PlayError as exc:
             await self.error(exc.code, exc.detail)
-            await self.send_frame(force=True)  # the page redraws what is true now
+            if self.wants_state:
+                await self.send_frame(force=True)  # the page redraws what is true now
             return
-        if kind != "sync":
+        if self.wants_state:
             # Accepted: show it at once, without waiting for the group's cue (which then
             # finds nothing new), so the page is never left busy if the layer is slow.
             await self.send_frame()
+
+    async def chat(self, kind: str, request: dict[str, Any]) -> None:
+        """A chat frame: say, mute or choose the setting (ChatError when refused)."""
+        user = self.scope.get("user")
+        game_id = self.viewer.game_id
+        if kind == "chat":
+            await database_sync_to_async(table_chat.say)(game_id, user, request.get("text"))
+        elif kind == "chat_mute":
+            await database_sync_to_async(table_chat.mute)(
+                game_id, user, request.get("author"), request.get("muted")
+            )
+            if self.wants_chat:
+                await self.send_chat_history()  # what the reader sees changed
+        else:
+            await database_sync_to_async(table_chat.set_spectators_apart)(
+                game_id, user, request.get("spectatorsApart")
+            )
+
+    async def send_chat_history(self) -> None:
+        built = await database_sync_to_async(table_chat.history_frame)(
+            self.viewer.game_id, self.scope.get("user")
+        )
+        await self.send(text_data=json.dumps(built))
 
     async def error(self, code: str, detail: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "detail": detail}))
@@ -156,6 +209,8 @@ class PlayConsumer(AsyncWebsocketConsumer):
         showed as many already makes the cue moot without a look at the
         database (a burst of chance moves claimed together gets one frame).
         """
+        if not self.wants_state:
+            return
         seen = self.last_sent
         if not force and shows_ply is not None and seen is not None and shows_ply <= seen[0]:
             return
@@ -183,20 +238,50 @@ class PlayConsumer(AsyncWebsocketConsumer):
 
     async def game_finished(self, message: dict[str, Any]) -> None:
         await self.send_frame(force=True)
+        if self.wants_chat:
+            await self.send_chat_history()  # the spectators' messages may now show to players
+
+    # Table chat's cues (``web/sockets/chat.py``): each socket reads what its reader may see.
+    async def chat_message(self, message: dict[str, Any]) -> None:
+        if not self.wants_chat:
+            return
+        shown = await database_sync_to_async(table_chat.one)(self.chat_reader, message.get("id"))
+        if shown is not None:
+            await self.send(text_data=json.dumps({"type": "chat", "messages": [shown]}))
+
+    async def chat_hidden(self, message: dict[str, Any]) -> None:
+        if not self.wants_chat:
+            return
+        await self.send(
+            text_data=json.dumps({"type": "chat_hidden", "id": _int(message.get("id"))})
+        )
+
+    async def chat_setting(self, message: dict[str, Any]) -> None:
+        if self.wants_chat:
+            await self.send_chat_history()
+
+
+def _wants(query_string: bytes) -> tuple[bool, bool]:
+    """(state frames, chat frames) the socket asked for with ``?chat=only|with``."""
+    chat = parse_qs(query_string.decode("latin-1")).get("chat", [""])[-1]
+    if chat == "only":
+        return False, True
+    return True, chat == "with"
 
 
 def _int(value: Any) -> int:
     return value if type(value) is int else 0
 
 
-REQUEST_TYPES = frozenset({"act", "resign", "sync"})
+CHAT_TYPES = frozenset({"chat", "chat_mute", "chat_setting"})
+REQUEST_TYPES = frozenset({"act", "resign", "sync"}) | CHAT_TYPES
 
 
 def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
     """The request in a frame, or PlayError("bad_frame") saying what is wrong with it."""
     if text_data is None:
         raise PlayError("bad_frame", "frames must be JSON text, not binary")
-    if len(text_data) > MAX_FRAME_CHARS:
+    if len(text_data) > MAX_CHAT_FRAME_CHARS:
         raise PlayError("bad_frame", f"frames are at most {MAX_FRAME_CHARS} characters")
     try:
         request = jsonparse.loads(text_data)
@@ -204,4 +289,6 @@ def parse(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
         raise PlayError("bad_frame", f"the frame is not acceptable JSON: {refused}") from None
     if not isinstance(request, dict) or request.get("type") not in REQUEST_TYPES:
         raise PlayError("bad_frame", f"a frame is an object with a type in {sorted(REQUEST_TYPES)}")
+    if len(text_data) > MAX_FRAME_CHARS and request["type"] not in CHAT_TYPES:
+        raise PlayError("bad_frame", f"frames are at most {MAX_FRAME_CHARS} characters")
     return request
