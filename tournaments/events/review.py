@@ -131,8 +131,41 @@ def swap_refusal(
     if a.is_bye or b.is_bye:
         to_bye, from_bye = (second, first) if a.is_bye else (first, second)
         return _bye_refusal(event, round_row, names, to_bye, from_bye)
+    if refusal := _same_owner_refusal(event, tables, places, names, first, second):
+        return refusal
     if event.format == Tournament.Format.ROUND_ROBIN:
         return _rematch_refusal(event, round_row, tables, places, names, first, second)
+    return ""
+
+
+def _same_owner_refusal(
+    event: Tournament,
+    tables: list[Table],
+    places: dict[int, Place],
+    names: dict[int, str],
+    first: int,
+    second: int,
+) -> str:
+    """Entrants of one owner are kept apart (#31, point 3) unless the event allows it.
+
+    Only a pair the swap *makes* is refused: one the format had to make
+    (too few owners for the tables) does not block other swaps.
+    ``allow_same_owner_tables`` is the event's setting of point 3; an event
+    without it keeps owners apart.
+    """
+    if getattr(event, "allow_same_owner_tables", False):
+        return ""
+    owners = dict(Entrant.objects.filter(tournament=event).values_list("pk", "competitor__user_id"))
+    seats = {table.number: [int(key) for key in table.seats] for table in tables}
+    for moving, other in ((first, second), (second, first)):
+        table = places[other].table
+        for key in seats[table]:
+            if key != other and owners.get(key) is not None and owners[key] == owners[moving]:
+                return (
+                    f"{names[moving]} and {names[key]} have the same owner, and this event "
+                    f"keeps one owner's entrants apart: table {table} would seat both; choose "
+                    "another pair"
+                )
     return ""
 
 

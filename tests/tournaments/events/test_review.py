@@ -16,7 +16,7 @@ from tournaments import events
 from tournaments.events import rounds
 from tournaments.models import Entrant, Round, Table, Tournament
 
-from .conftest import finish_games, make_event, people, running_games
+from .conftest import finish_games, make_event, people, pull_bots, running_games
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 
@@ -205,3 +205,27 @@ def test_only_the_organiser_reviews_and_a_paused_event_must_resume_first() -> No
     events.resume(event)
     events.release_round(event, 1)
     assert len(running_games(event, 1)) == 2
+
+
+def test_a_swap_that_seats_two_entrants_of_one_owner_together_is_refused() -> None:
+    event = make_event(review_rounds=True, table_size=3, min_table_size=3)
+    events.open_entries(event)
+    owners = [UserFactory(), UserFactory(), UserFactory()]
+    for n in range(6):
+        bot = pull_bots(1, owner=owners[n % 3])[0]
+        events.enter(event, bot.competitor, by=bot.owner)
+    events.start(event)
+    owner_of = dict(
+        Entrant.objects.filter(tournament=event).values_list("pk", "competitor__user_id")
+    )
+    left, right = tables_of(event, 1)
+    refused = next(
+        (x, y)
+        for x in left
+        for y in right
+        if any(owner_of[z] == owner_of[x] for z in right if z != y)
+    )
+    before = snapshot(event)
+    with pytest.raises(events.EventError, match="have the same owner, and this event keeps"):
+        events.swap_entrants(event, 1, *refused)
+    assert snapshot(event) == before
