@@ -36,6 +36,8 @@ def settings_of(tournament: Tournament) -> formats.Settings:
         rounds=tournament.rounds,
         bye_points=tournament.bye_points,
         advance=tournament.advance_per_table,
+        separate_owners=not tournament.allow_same_owner_tables,
+        tie_breaks=tuple(tournament.tie_breaks or ()),
     )
 
 
