@@ -8,6 +8,11 @@ on bad input; ``by`` is the user acting, None for the service itself):
   :func:`cancel` — the lifecycle (``lifecycle``);
 * :func:`enter`, :func:`approve`, :func:`withdraw`, :func:`disqualify` —
   entrants (``entries``);
+* :func:`check_in` — an entrant says it is there (events with check-in;
+  who has not is dropped at the start: ``check_ins``);
+* :func:`set_seed_order`, :func:`seed_order_proposal`,
+  :func:`seedable_entrants` — the organiser's seed
+  order before the start, from a starting point (``seed_order``);
 * :func:`on_game_finished` — the referee's hook that ends a round and queues
   the next one exactly once (``rounds``);
 * :func:`problems` — what holds an event up (``problems``);
@@ -23,12 +28,16 @@ docs/architecture.md, "Tournaments: formats and the round scheduler", has the wh
 
 from __future__ import annotations
 
+from tournaments.events.check_ins import check_in
 from tournaments.events.entries import approve, disqualify, enter, withdraw
 from tournaments.events.errors import EventError
 from tournaments.events.history import active_entrants, entrants_of, history_of, standings_of
 from tournaments.events.lifecycle import cancel, open_entries, pause, resume, start
 from tournaments.events.problems import problems
 from tournaments.events.rounds import on_game_finished
+from tournaments.events.seed_order import proposal as seed_order_proposal
+from tournaments.events.seed_order import seedable as seedable_entrants
+from tournaments.events.seed_order import set_order as set_seed_order
 from tournaments.events.seeds import revealed as event_seed_revealed
 from tournaments.events.seeds import verify as verify_seeds
 
@@ -37,6 +46,7 @@ __all__ = [
     "active_entrants",
     "approve",
     "cancel",
+    "check_in",
     "disqualify",
     "enter",
     "entrants_of",
@@ -47,6 +57,9 @@ __all__ = [
     "pause",
     "problems",
     "resume",
+    "seed_order_proposal",
+    "seedable_entrants",
+    "set_seed_order",
     "standings_of",
     "start",
     "verify_seeds",
