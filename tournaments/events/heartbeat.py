@@ -51,5 +51,5 @@ def problem() -> str | None:
     return (
         f"No worker seems to be running: the heartbeat task beat queues every "
         f"{INTERVAL_S:.0f} s {since}. Rounds are not paired and games do not move until a "
-        'Celery worker and beat run (docs/organising.md, "Running the service").'
+        "Celery worker and beat run (docker-compose's worker and beat services)."
     )
