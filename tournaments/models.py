@@ -165,6 +165,7 @@ class Tournament(models.Model):
     )
     rated = models.BooleanField(default=True)
     allow_same_owner_tables = models.BooleanField(
+        "owner's entrants may share a table",
         default=False,
         help_text="Off (the default): two entrants of one owner are kept apart wherever the "
         "format can (Swiss, knockout); on: the owner's entrants may share a table.",
@@ -182,11 +183,13 @@ class Tournament(models.Model):
         "empty: the default order.",
     )
     absence_grace_s = models.PositiveIntegerField(
+        "absence grace (s)",
         default=60,
         help_text="Seconds the next round waits for an entrant who cannot play (suspended, at "
         "its game limit) before pairing without it; it then scores 0 for the round.",
     )
     check_in = models.BooleanField(
+        "check-in",
         default=False,
         help_text="Entrants must check in before the start; who has not is dropped at the start.",
     )
