@@ -185,6 +185,8 @@ class RoundView:
     byes: list[EntrantView]
     table_count: int = 0
     """The round's tables in all: ``tables`` may hold only the first of them (a page shows)."""
+    absent: tuple[tuple[EntrantView, str], ...] = ()
+    """Entrants left out because they could not play (no points), with the reason."""
 
     @property
     def tables_left_out(self) -> int:
@@ -246,6 +248,10 @@ def _round_view(
         tables=tables,
         byes=[by_id.get(int(key)) or unknown_entrant(int(key)) for key in round_.byes],
         table_count=table_count,
+        absent=tuple(
+            (by_id.get(int(row["entrant"])) or unknown_entrant(int(row["entrant"])), row["reason"])
+            for row in round_.absent or ()
+        ),
     )
 
 

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.urls import reverse
 from django.utils import timezone
 
 from botapi.models import Bot
@@ -83,7 +84,7 @@ def points_of(event: Tournament, key: int) -> float:
     return next(line.points for line in events.standings_of(event) if line.key == key)
 
 
-def test_a_bot_suspended_mid_round_waits_then_sits_out_with_no_points() -> None:
+def test_a_bot_suspended_mid_round_waits_then_sits_out_with_no_points(client) -> None:
     event, bots, rows = round_one_with_seven()
     suspended = bots[0]
     key = rows[suspended.pk].pk
@@ -113,6 +114,9 @@ def test_a_bot_suspended_mid_round_waits_then_sits_out_with_no_points() -> None:
     assert sorted(len(seats) for seats in tables_of(event, 2)) == [3, 3]
     event.refresh_from_db()
     assert event.pairing_held_since is None
+    page = client.get(reverse("tournaments:round", args=[event.pk, 2])).content.decode()
+    assert "<strong>Absent</strong> (could not play, 0 points)" in page
+    assert suspended.competitor.name in page.split("<strong>Absent</strong>")[1]
     finish_games(running_games(event, 2), seed=2)
     assert points_of(event, key) == after_round_1, "an absence is worth nothing"
     # Still suspended: round 3 waits again, then leaves it out again (the issue: seated again).
