@@ -213,7 +213,9 @@ def resume(tournament: Tournament, *, by: Any = None) -> Tournament:
                              "event can be resumed")  # fmt: skip
         event.status = S.RUNNING
         event.status_reason = ""
-        event.save(update_fields=["status", "status_reason"])
+        # A wait for an absent entrant starts again: its grace is for a running event.
+        event.pairing_held_since = None
+        event.save(update_fields=["status", "status_reason", "pairing_held_since"])
         current = Round.objects.filter(tournament=event, number=event.current_round).first()
         if current is not None and current.status == Round.Status.FINISHED:
             enqueue_pairing_after_commit(event.pk, current.number + 1)

@@ -50,8 +50,8 @@ def problems(tournament: Tournament) -> list[str]:
     now = timezone.now()
     if tournament.status == Tournament.Status.RUNNING and tournament.status_reason:
         found.append(tournament.status_reason)
-    elif tournament.status == Tournament.Status.RUNNING:
-        found += _late_pairing(tournament, now)
+    elif tournament.status == Tournament.Status.RUNNING and tournament.pairing_held_since is None:
+        found += _late_pairing(tournament, now)  # a held round is said by _held, not late
     games = list(
         Game.objects.filter(
             tournament=tournament, status__in=(Game.Status.RUNNING, Game.Status.ABORTED)

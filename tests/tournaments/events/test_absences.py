@@ -212,3 +212,17 @@ def test_games_of_absent_entrants_are_never_created() -> None:
     assert not Game.objects.filter(
         tournament=event, table__round__number=2, seats__competitor=bots[0].competitor
     ).exists()
+
+
+def test_resuming_a_paused_event_gives_the_absent_a_fresh_grace() -> None:
+    event, bots, _ = round_one_with_seven()
+    Bot.objects.filter(pk=bots[0].pk).update(status=Bot.Status.SUSPENDED)
+    finish_games(running_games(event, 1), seed=1)
+    events.pause(event, reason="tea break")
+    long_ago = timezone.now() - timedelta(seconds=600)
+    Tournament.objects.filter(pk=event.pk).update(pairing_held_since=long_ago)
+    events.resume(event)  # queues the pairing, which waits again rather than leaving it out
+    event.refresh_from_db()
+    assert not Round.objects.filter(tournament=event, number=2).exists()
+    assert event.pairing_held_since is not None and event.pairing_held_since > long_ago
+    assert not any("has not been paired yet" in p for p in events.problems(event))
