@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from botapi.models import Bot
 from games.models import Game
+from games.selectors.rating_rules import example_bots_username
 from games.services import create_game
 from tests.factories import BotFactory, UserFactory
 from tournaments import events
@@ -70,6 +71,16 @@ def test_allowed_by_the_organiser_an_owners_bots_may_share_a_table() -> None:
     entered(event, bots)
     events.start(event)
     assert len(tables_of(event, 1)) == 1
+
+
+def test_the_house_bots_are_nobodys_so_they_never_clash() -> None:
+    house = UserFactory(username=example_bots_username(), password=None)
+    bots = [BotFactory(owner=house, mode="pull", endpoint_url="") for _ in range(3)]
+    bots.append(BotFactory(mode="pull", endpoint_url=""))
+    event = swiss(table_size=3, min_table_size=3)
+    entered(event, bots)
+    owners = {e.owner for e in events.active_entrants(event)}
+    assert owners == {None, bots[3].owner_id}
 
 
 def round_one_with_seven(**fields) -> tuple[Tournament, list[Bot], dict[int, Entrant]]:
