@@ -160,6 +160,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 15.0,
         "options": {"expires": 14.0},
     },
+    # A worker runs it to say it is there: the events' problems panel reports a stale one
+    # within seconds (tournaments.events.heartbeat).
+    "worker-heartbeat": {
+        "task": "tournaments.worker_heartbeat",
+        "schedule": 5.0,
+        "options": {"expires": 4.5},
+    },
     # Seats the free entrants of every league arena at new games (tournaments.events.arena).
     "arena-pass": {
         "task": "tournaments.arena_pass",

@@ -105,6 +105,21 @@ def _own_cache_namespace(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _a_worker_runs(_own_cache_namespace, monkeypatch) -> None:
+    """Every test runs as if a Celery worker had just beaten (``tournaments.events.heartbeat``).
+
+    Tests run tasks eagerly, with no beat: without this every running event
+    would show "no worker" in its problems. The heartbeat's own tests
+    (tests/tournaments/events/test_absences.py) delete the key or age it.
+    """
+    # The events package imports models: only once pytest-django has set Django up.
+    from tournaments.events import heartbeat
+
+    heartbeat.beat()
+    monkeypatch.setattr(heartbeat, "STALE_AFTER_S", 10.0**9)
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     """Passwords hashed with MD5 in tests (``tests/hashers.py`` says why)."""
     from tests.hashers import FAST_PASSWORD_HASHERS

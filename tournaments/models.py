@@ -126,6 +126,11 @@ class Tournament(models.Model):
         SWISS = "swiss", "Swiss"
         KNOCKOUT = "knockout", "knockout"
 
+    class Seeding(models.TextChoices):
+        RATING = "rating", "by rating (equal ratings drawn from the event seed)"
+        RANDOM = "random", "random, drawn from the event seed"
+        ENTERED = "entered", "as entered"
+
     name = models.CharField(max_length=100)
     slug = models.SlugField(max_length=100, unique=True, null=True, blank=True)
     league = models.ForeignKey(
@@ -164,6 +169,40 @@ class Tournament(models.Model):
         default=False,
         help_text="Review each round: its tables are proposed, and its games start only when "
         "the organiser releases it (after swapping entrants or re-pairing, if need be).",
+    )
+    allow_same_owner_tables = models.BooleanField(
+        "owner's entrants may share a table",
+        default=False,
+        help_text="Off (the default): two entrants of one owner are kept apart wherever the "
+        "format can (Swiss, knockout); on: the owner's entrants may share a table.",
+    )
+    seeding = models.CharField(
+        max_length=10,
+        choices=Seeding.choices,
+        default=Seeding.RATING,
+        help_text="How entrants the organiser did not seed by hand are ordered at the start.",
+    )
+    tie_breaks = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Tie-breaks after points, in order (names from docs/formats.md); "
+        "empty: the default order.",
+    )
+    absence_grace_s = models.PositiveIntegerField(
+        "absence grace (s)",
+        default=60,
+        help_text="Seconds the next round waits for an entrant who cannot play (suspended, at "
+        "its game limit) before pairing without it; it then scores 0 for the round.",
+    )
+    check_in = models.BooleanField(
+        "check-in",
+        default=False,
+        help_text="Entrants must check in before the start; who has not is dropped at the start.",
+    )
+    pairing_held_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Since when the next round waits for entrants who cannot play.",
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     seed = models.CharField(
@@ -227,6 +266,9 @@ class Entrant(models.Model):
         related_name="+",
         help_text="Who entered it: the bot's owner, the person, or the organiser.",
     )
+    checked_in_at = models.DateTimeField(
+        null=True, blank=True, help_text="When it checked in (events with check-in)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -260,6 +302,11 @@ class Round(models.Model):
     byes = models.JSONField(default=list, blank=True, help_text="Entrant ids sitting out.")
     repairs = models.PositiveSmallIntegerField(
         default=0, help_text="How often the organiser re-paired it before its release."
+    )
+    absent = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Entrant ids left out because they could not play: no table, no points.",
     )
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

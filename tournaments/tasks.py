@@ -9,7 +9,7 @@ import logging
 
 from celery import shared_task
 
-from tournaments.events import arena
+from tournaments.events import arena, heartbeat
 from tournaments.events.rounds import due_rounds, pair_next
 
 log = logging.getLogger(__name__)
@@ -49,3 +49,9 @@ def arena_pass() -> int:
     harmless: each pass locks its league and seats only who is still free.
     """
     return arena.run_passes()
+
+
+@shared_task(name="tournaments.worker_heartbeat", ignore_result=True)
+def worker_heartbeat() -> float:
+    """Record that a worker runs tasks (beat, every few seconds; ``events.heartbeat``)."""
+    return heartbeat.beat()

@@ -26,6 +26,9 @@ def tournament_form(**fields: Any) -> dict[str, Any]:
         "move_time_ms": "5000",
         "time_bank_ms": "0",
         "rated": "on",
+        "seeding": "rating",
+        "tie_breaks": "",
+        "absence_grace_s": "60",
     } | {key: str(value) for key, value in fields.items()}
 
 

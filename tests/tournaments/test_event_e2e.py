@@ -189,6 +189,9 @@ def test_an_organiser_runs_a_swiss_event_through_the_admin_to_its_standings(
             "move_time_ms": str(MOVE_TIME_MS),
             "time_bank_ms": "0",
             "rated": "on",
+            "seeding": "rating",
+            "tie_breaks": "",
+            "absence_grace_s": "60",
         },
     )
     assert created.status_code == 302, created.text[:3000]

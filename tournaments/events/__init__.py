@@ -11,6 +11,11 @@ on bad input; ``by`` is the user acting, None for the service itself):
 * :func:`release_round`, :func:`swap_entrants`, :func:`repair_round` -- a
   proposed round under review (``review``); :func:`adjudicate` -- the
   organiser's result for an aborted or broken game (``adjudication``);
+* :func:`check_in` — an entrant says it is there (events with check-in;
+  who has not is dropped at the start: ``check_ins``);
+* :func:`set_seed_order`, :func:`seed_order_proposal`,
+  :func:`seedable_entrants` — the organiser's seed
+  order before the start, from a starting point (``seed_order``);
 * :func:`on_game_finished` — the referee's hook that ends a round and queues
   the next one exactly once (``rounds``);
 * :func:`problems` — what holds an event up (``problems``);
@@ -27,6 +32,7 @@ docs/architecture.md, "Tournaments: formats and the round scheduler", has the wh
 from __future__ import annotations
 
 from tournaments.events.adjudication import adjudicate
+from tournaments.events.check_ins import check_in
 from tournaments.events.entries import approve, disqualify, enter, withdraw
 from tournaments.events.errors import EventError
 from tournaments.events.history import active_entrants, entrants_of, history_of, standings_of
@@ -36,6 +42,9 @@ from tournaments.events.review import release as release_round
 from tournaments.events.review import repair as repair_round
 from tournaments.events.review import swap as swap_entrants
 from tournaments.events.rounds import on_game_finished
+from tournaments.events.seed_order import proposal as seed_order_proposal
+from tournaments.events.seed_order import seedable as seedable_entrants
+from tournaments.events.seed_order import set_order as set_seed_order
 from tournaments.events.seeds import revealed as event_seed_revealed
 from tournaments.events.seeds import verify as verify_seeds
 
@@ -45,6 +54,7 @@ __all__ = [
     "adjudicate",
     "approve",
     "cancel",
+    "check_in",
     "disqualify",
     "enter",
     "entrants_of",
@@ -57,6 +67,9 @@ __all__ = [
     "release_round",
     "repair_round",
     "resume",
+    "seed_order_proposal",
+    "seedable_entrants",
+    "set_seed_order",
     "standings_of",
     "start",
     "swap_entrants",

@@ -6,7 +6,8 @@ module reads what they need, and nothing writes through it.
 
 * :func:`settings_of`: the event's format settings;
 * :func:`active_entrants`: the active entrants, each with its seed order, its
-  seeding rating and its owner;
+  seeding rating and its owner (None for the service's house bots, which,
+  as in the arena, never count as one owner's entrants at a table);
 * :func:`entrants_of`, :func:`standings_of`: everyone who took part, and the
   standings now (for pages and the admin);
 * :func:`history_of`: every finished table as a ``Result`` (a duplicate
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from botapi.selectors.seating import example_bots_username
 from games.models import Game, Seat
 from tournaments import formats
 from tournaments.events.seed_order import rating_scores
@@ -37,23 +39,34 @@ def settings_of(tournament: Tournament) -> formats.Settings:
         rounds=tournament.rounds,
         bye_points=tournament.bye_points,
         advance=tournament.advance_per_table,
+        separate_owners=not tournament.allow_same_owner_tables,
+        tie_breaks=tuple(tournament.tie_breaks or ()),
     )
+
+
+def _owner(row: Entrant, house: str) -> int | None:
+    """The entrant's owner for the formats; None for the house bots (nobody's, as in the arena)."""
+    user = row.competitor.user
+    if user is None or user.get_username() == house:
+        return None
+    return user.pk
 
 
 def active_entrants(tournament: Tournament) -> list[formats.Entrant]:
     """The event's active entrants as the formats see them, in seed order."""
     rows = list(
         tournament.entrants.filter(status=Entrant.Status.ACTIVE)
-        .select_related("competitor")
+        .select_related("competitor__user")
         .order_by("seed_order", "pk")
     )
     scores = rating_scores(tournament, [row.competitor_id for row in rows])
+    house = example_bots_username()
     return [
         formats.Entrant(
             key=row.pk,
             seed=row.seed_order,
             rating=scores[row.competitor_id],
-            owner=row.competitor.user_id,
+            owner=_owner(row, house),
         )
         for row in rows
     ]

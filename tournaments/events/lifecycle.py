@@ -2,9 +2,11 @@
 
 * :func:`open_entries` (draft → entries open) draws the event seed and
   publishes its sha256 commitment; nothing about the seed changes after.
-* :func:`start` (entries open → running) checks everything a round needs
-  (the format accepts the number of entrants, the time control, every
-  entrant can still play), fixes the seed order and pairs round 1 in the
+* :func:`start` (entries open → running) drops the entries that did not
+  check in (when the event asks for check-in, ``check_ins``), checks
+  everything a round needs (the format accepts the number of entrants, the
+  time control, every entrant can still play), fixes the seed order
+  (``seed_order``) and pairs round 1 in the
   same transaction: it either starts with its first games or changes
   nothing and says why.
 * :func:`pause` (running → paused): no new round is paired; games already
@@ -32,7 +34,7 @@ import engines
 from games.models import Game
 from games.signals import games_settled
 from tournaments import formats
-from tournaments.events import seed_order, seeds
+from tournaments.events import check_ins, seed_order, seeds
 from tournaments.events.eligibility import bot_of, engine_label, why_cannot_play
 from tournaments.events.errors import EventError
 from tournaments.events.history import settings_of
@@ -44,6 +46,7 @@ from tournaments.events.rounds import (
     format_of,
     pair_round,
 )
+from tournaments.formats import tiebreaks
 from tournaments.models import Entrant, Round, Tournament
 
 S = Tournament.Status
@@ -96,6 +99,15 @@ def check_settings(event: Tournament) -> None:
         )
     if event.move_time_ms <= 0:
         raise EventError("the time per move must be more than 0 ms")
+    try:
+        tiebreaks.check(event.tie_breaks or ())
+    except formats.FormatError as exc:
+        raise EventError(str(exc)) from None
+    if event.seeding not in Tournament.Seeding.values:
+        raise EventError(
+            f"there is no seeding {event.seeding!r}: choose one of "
+            f"{', '.join(Tournament.Seeding.values)}"
+        )
     for size in {event.min_table_size, event.table_size}:
         try:
             rules.check_setup(size, event.options)
@@ -115,6 +127,7 @@ def start(tournament: Tournament, *, by: Any = None) -> Round:
                 f"entries can start{hint}"
             )
         check_settings(event)
+        check_ins.drop_absentees(event)
         entrants = _startable_entrants(event)
         try:
             format_of(event).check(len(entrants), settings_of(event))
@@ -200,7 +213,9 @@ def resume(tournament: Tournament, *, by: Any = None) -> Tournament:
                              "event can be resumed")  # fmt: skip
         event.status = S.RUNNING
         event.status_reason = ""
-        event.save(update_fields=["status", "status_reason"])
+        # A wait for an absent entrant starts again: its grace is for a running event.
+        event.pairing_held_since = None
+        event.save(update_fields=["status", "status_reason", "pairing_held_since"])
         current = Round.objects.filter(tournament=event, number=event.current_round).first()
         if current is not None and current.status == Round.Status.FINISHED:
             enqueue_pairing_after_commit(event.pk, current.number + 1)

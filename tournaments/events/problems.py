@@ -10,7 +10,11 @@
   moved it long before), naming the seat to move and what is known about why;
 * an aborted game (its table has no result; the referee's reason, if any);
 * an entrant that can no longer play (a bot suspended, disabled, or no
-  longer playing the engine): its games get default moves.
+  longer playing the engine): its games get default moves, and the next
+  round waits for it, then leaves it out (``absences``);
+* the next round waiting for such entrants: who, why, and when the wait ends;
+* no worker running (``heartbeat``: the key beat's task writes is stale),
+  first, since nothing else moves without one.
 
 A finished, cancelled or not yet started event has none. Reading only: it
 changes nothing, and may be called from any page or admin view.
@@ -26,6 +30,7 @@ from engines import CHANCE
 from games.models import Game, Seat
 from games.referee import statecache
 from games.referee.turns import GRACE_MS
+from tournaments.events import absences, heartbeat
 from tournaments.events.eligibility import bot_of, why_cannot_play
 from tournaments.events.rounds import BEAT_INTERVAL_S
 from tournaments.models import Entrant, Round, Tournament
@@ -45,8 +50,8 @@ def problems(tournament: Tournament) -> list[str]:
     now = timezone.now()
     if tournament.status == Tournament.Status.RUNNING and tournament.status_reason:
         found.append(tournament.status_reason)
-    elif tournament.status == Tournament.Status.RUNNING:
-        found += _late_pairing(tournament, now)
+    elif tournament.status == Tournament.Status.RUNNING and tournament.pairing_held_since is None:
+        found += _late_pairing(tournament, now)  # a held round is said by _held, not late
     games = list(
         Game.objects.filter(
             tournament=tournament, status__in=(Game.Status.RUNNING, Game.Status.ABORTED)
@@ -63,8 +68,26 @@ def problems(tournament: Tournament) -> list[str]:
             )
         elif _stuck(game, now):
             found.append(_stuck_sentence(game, now))
+    found += _held(tournament)
     found += _unable_entrants(tournament)
+    worker = heartbeat.problem()
+    if worker:
+        found.insert(0, worker)
     return found
+
+
+def _held(tournament: Tournament) -> list[str]:
+    """The next round waits for entrants who cannot play (``absences``): who, why, until when."""
+    ends = absences.grace_ends(tournament)
+    if ends is None or tournament.status != Tournament.Status.RUNNING:
+        return []
+    number = tournament.current_round + 1
+    return [
+        f"Round {number} waits for {one.name}: {one.reason}. Unless that is fixed by "
+        f"{ends:%H:%M:%S} UTC ({tournament.absence_grace_s} s after the wait began), round "
+        f"{number} is paired without {one.name}, who scores 0 for it (an absence, not a bye)."
+        for one in absences.unable(tournament)
+    ]
 
 
 def _late_pairing(tournament: Tournament, now) -> list[str]:
@@ -150,7 +173,9 @@ def _unable_entrants(tournament: Tournament) -> list[str]:
         why = why_cannot_play(tournament, row.competitor)
         if why:
             sentences.append(
-                f"{row.competitor.name} can no longer play: {why}. Its games get default moves "
-                "until that is fixed; or withdraw it."
+                f"{row.competitor.name} can no longer play: {why}. Its games under way get "
+                "default moves; unless that is fixed, the next round waits "
+                f"{tournament.absence_grace_s} s for it, then is paired without it (0 points "
+                "for the round). Fix it, or withdraw it."
             )
     return sentences

@@ -153,7 +153,7 @@ def _same_owner_refusal(
     ``allow_same_owner_tables`` is the event's setting of point 3; an event
     without it keeps owners apart.
     """
-    if getattr(event, "allow_same_owner_tables", False):
+    if event.allow_same_owner_tables:
         return ""
     owners = dict(Entrant.objects.filter(tournament=event).values_list("pk", "competitor__user_id"))
     seats = {table.number: [int(key) for key in table.seats] for table in tables}
@@ -250,9 +250,10 @@ def repair(tournament: Tournament, number: int, *, by: Any = None) -> Round | No
         require_organiser(event, by, "re-pair its rounds")
         round_row = proposed_round(event, number, "re-paired")
         repairs = round_row.repairs + 1
+        absent = list(round_row.absent)
         round_row.delete()  # its tables go with it; it has no game
         try:
-            return pair_round(event, number, repairs=repairs)
+            return pair_round(event, number, absent, repairs=repairs)
         except PairingError as exc:
             raise EventError(f"round {number} cannot be re-paired: {exc}") from None
 

@@ -28,6 +28,11 @@ How the next round comes, and why exactly once:
    next round is missing. It also finishes a round whose games have all
    finished but which is still marked running, should one ever be left so.
 
+Before a round after the first, an active entrant who cannot play (a bot
+suspended or at its game limit) holds the pairing for the event's grace
+period, then is left out of the round with no points (``absences``; the
+task answers "waiting" meanwhile).
+
 A pairing that fails (the format refuses, a bot is at its game limit) is
 rolled back on its own: the finished game's result was committed before,
 and stays. The event keeps running with ``status_reason`` saying why
@@ -47,6 +52,7 @@ import engines
 from games.models import Game
 from games.services import GameSetupError, create_game
 from tournaments import formats
+from tournaments.events import absences
 from tournaments.events.history import active_entrants, history_of, settings_of
 from tournaments.events.seeds import game_seed
 from tournaments.formats import duplicate
@@ -76,18 +82,23 @@ def deals_of(tournament: Tournament, seats: Sequence[int]) -> list[tuple[int, ..
 
 
 # --------------------------------------------------------------- pairing
-def pair_round(event: Tournament, number: int, *, repairs: int = 0) -> Round | None:
+def pair_round(
+    event: Tournament, number: int, absent: Sequence[dict] = (), *, repairs: int = 0
+) -> Round | None:
     """Pair round ``number`` of the locked, running ``event`` and create its games.
 
     Runs inside the caller's transaction (``start`` for round 1, the task
-    after). Returns the round, or None when the format says the event is over
-    (the event is then finished). Raises PairingError, having written
-    nothing the caller's rollback does not undo. An event that reviews each
-    round stops here with the round *proposed*: tables, no games; the
-    organiser's ``events.review.release`` creates them (``repairs`` counts
-    the organiser's re-pairings, each drawn from its own seed).
+    after). ``absent`` (``absences.absent_rows``) names active entrants left
+    out of this round: no table, no bye, no points. Returns the round, or
+    None when the format says the event is over (the event is then
+    finished). Raises PairingError, having written nothing the caller's
+    rollback does not undo. An event that reviews each round stops here
+    with the round *proposed*: tables, no games; the organiser's
+    ``events.review.release`` creates them (``repairs`` counts the
+    organiser's re-pairings, each drawn from its own seed).
     """
-    entrants = active_entrants(event)
+    left_out = absences.absent_keys(list(absent))
+    entrants = [entrant for entrant in active_entrants(event) if entrant.key not in left_out]
     try:
         planned = format_of(event).next_round(
             entrants, history_of(event), settings_of(event), number, pairing_seed(event, repairs)
@@ -105,6 +116,7 @@ def pair_round(event: Tournament, number: int, *, repairs: int = 0) -> Round | N
         byes=list(planned.byes),
         status=Round.Status.PROPOSED if proposed else Round.Status.RUNNING,
         repairs=repairs,
+        absent=list(absent),
     )
     event.current_round = number
     event.save(update_fields=["current_round"])
@@ -187,7 +199,8 @@ def pair_next(tournament_id: int, number: int) -> str:
     """The task's body: pair round ``number`` if it is due; what happened, in one word.
 
     "paired", "finished" (the event), "exists", "not due", "not running",
-    "gone", or "failed" (recorded on the event for the organiser; beat retries).
+    "gone", "waiting" (for an entrant who cannot play, within the grace), or
+    "failed" (recorded on the event for the organiser; beat retries).
     """
     try:
         with transaction.atomic():
@@ -206,10 +219,16 @@ def pair_next(tournament_id: int, number: int) -> str:
                 ).exists()
             ):
                 return "not due"
-            made = pair_round(event, number)
+            absent = _absent_or_wait(event, number)
+            if absent is None:
+                return "waiting"
+            made = pair_round(event, number, absent)
             if event.status == Tournament.Status.RUNNING and event.status_reason:
                 event.status_reason = ""
                 event.save(update_fields=["status_reason"])
+            if event.pairing_held_since is not None:
+                event.pairing_held_since = None
+                event.save(update_fields=["pairing_held_since"])
             return "paired" if made is not None else "finished"
     except IntegrityError:  # another worker made the round between our check and insert
         return "exists"
@@ -220,6 +239,31 @@ def pair_next(tournament_id: int, number: int) -> str:
         log.exception("pairing round %s of tournament %s failed", number, tournament_id)
         _record_failure(tournament_id, number, f"an internal error ({type(exc).__name__}: {exc})")
         return "failed"
+
+
+def _absent_or_wait(event: Tournament, number: int) -> list[dict] | None:
+    """Who is left out of round ``number`` ([]: nobody), or None: wait for them (``absences``).
+
+    The first time someone cannot play, the wait starts (saved on the locked
+    event) and a pairing is queued for when it ends; beat also looks every
+    15 s, so a fix within the grace is seen.
+    """
+    found = absences.unable(event)
+    if not found:
+        return []
+    now = timezone.now()
+    if event.pairing_held_since is None:
+        event.pairing_held_since = now
+        event.save(update_fields=["pairing_held_since"])
+        wait = float(event.absence_grace_s)
+        event_id = event.pk
+        transaction.on_commit(
+            lambda: enqueue_pairing(event_id, number, countdown=wait), robust=True
+        )
+    ends = absences.grace_ends(event)
+    if ends is not None and now < ends:
+        return None
+    return absences.absent_rows(found)
 
 
 def failure_reason(number: int, why: str) -> str:
@@ -236,12 +280,12 @@ def _record_failure(tournament_id: int, number: int, why: str) -> None:
     )
 
 
-def enqueue_pairing(tournament_id: int, number: int) -> None:
-    """Queue the pairing task."""
+def enqueue_pairing(tournament_id: int, number: int, countdown: float | None = None) -> None:
+    """Queue the pairing task (after ``countdown`` seconds, when given)."""
     # tournaments.tasks imports this module: at the top the import would be circular.
     from tournaments.tasks import pair_next_round
 
-    pair_next_round.delay(tournament_id, number)
+    pair_next_round.apply_async((tournament_id, number), countdown=countdown)
 
 
 def enqueue_pairing_after_commit(tournament_id: int, number: int) -> None:

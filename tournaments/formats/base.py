@@ -44,7 +44,10 @@ class Settings:
     ``rounds`` is the number of rounds where the format needs one (Swiss;
     None lets the format choose). ``bye_points`` are the placement points of a
     bye (None: the format's default). ``advance`` is knockout's "top m of
-    each table go through".
+    each table go through". ``separate_owners`` keeps two entrants of one
+    owner apart wherever the format can (Swiss, knockout; a round robin meets
+    everyone by design). ``tie_breaks`` names the tie-breaks after points, in
+    order (:mod:`.tiebreaks`; empty: its default order).
     """
 
     table_size: int
@@ -52,6 +55,8 @@ class Settings:
     rounds: int | None = None
     bye_points: float | None = None
     advance: int = 1
+    separate_owners: bool = True
+    tie_breaks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

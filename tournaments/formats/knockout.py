@@ -10,7 +10,9 @@ A round of a field larger than one table:
 * **Snake seeding.** The others, best seed first, are dealt across tables
   1, 2, …, T, then T, …, 1, and so on (a full table is skipped), so every
   table gets a fair share of strong and weak seeds and the top seeds meet
-  as late as possible.
+  as late as possible. Two entrants of one owner dealt to one table are
+  then swapped with entrants of the same tier at other tables where that
+  separates them (``owners.separate``; unless the event allows them together).
 * **Who goes through.** The top ``advance`` of each table by its result's
   ranks; equal ranks are broken by the higher game score, then by the
   better seed. An entrant who withdrew after playing is passed over: the
@@ -38,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tournaments.formats.base import Entrant, FormatError, History, Result, Round, Settings
+from tournaments.formats.owners import separate
 from tournaments.formats.seats import balance_seats
 from tournaments.formats.sizes import table_sizes
 
@@ -148,6 +151,9 @@ def next_round(
         sizes, left_over = table_sizes(len(field), settings.table_size, settings.min_table_size)
         byes = field[:left_over]
         groups = deal(field[left_over:], sizes)
+        if settings.separate_owners:
+            owners = {entrant.key: entrant.owner for entrant in entrants}
+            groups = separate(groups, owners)
     return Round(
         number=round_number,
         tables=balance_seats(groups, history, seed, round_number),

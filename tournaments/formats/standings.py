@@ -24,22 +24,24 @@ A bye is worth ``Settings.bye_points``; by default the average points of a
 place at a full table (2.5 with tables of 4), what an entrant of average
 strength would expect to score had they played.
 
-Order of the standings (:func:`standings`): points, then tablemates' points
-(the sum of the final points of everyone the entrant sat with, once per
-meeting; Buchholz for tables), then the total game score, then head-to-head
-among the entrants still tied (1 for each time placed above one of them at a
-table, 1/2 for a shared place), then seed (1 first). Entrants tied on all but
-seed share a rank (competition ranking: 1, 2, 2, 4).
+Order of the standings (:func:`standings`): points, then the event's
+tie-breaks in the order it chose (:mod:`.tiebreaks`; by default tablemates'
+points — the sum of the final points of everyone the entrant sat with, once
+per meeting, Buchholz for tables — then the total game score, then
+head-to-head among the entrants still tied: 1 for each time placed above one
+of them at a table, 1/2 for a shared place), then seed (1 first). Entrants
+tied on all but seed share a rank (competition ranking: 1, 2, 2, 4).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from tournaments.formats.base import Entrant, FormatError, History, Result, Settings
+from tournaments.formats import tiebreaks
+from tournaments.formats.base import Entrant, FormatError, History, Settings
 
 PLACEMENT_POINTS: dict[int, tuple[float, ...]] = {
     2: (6.0, 0.0),
@@ -114,7 +116,10 @@ class Standing:
     place counts at the place the tie starts); ``games`` counts tables played,
     ``byes`` rounds sat out. ``active`` is False for an entrant the caller
     listed as withdrawn or disqualified: it keeps its place in the order (its
-    points were earned), and the page marks it.
+    points were earned), and the page marks it. ``tie_breaks`` are the
+    event's tie-breaks in its order, (name, value), as they ranked it;
+    ``head_to_head`` is among the entrants tied before it in that order
+    (among those tied on points when the event does not use it).
     """
 
     key: int
@@ -127,6 +132,7 @@ class Standing:
     byes: int
     placings: tuple[int, ...]
     active: bool = True
+    tie_breaks: tuple[tuple[str, float], ...] = ()
 
 
 def standings(
@@ -146,36 +152,28 @@ def standings(
     keys = [entrant.key for entrant in entrants]
     if len(set(keys)) != len(keys):
         raise FormatError("an entrant is listed twice")
+    order = tiebreaks.check(settings.tie_breaks)
     listed = set(keys)
     points = points_by_entrant(history, settings)
-    tablemates = dict.fromkeys(keys, 0.0)
-    game_score = dict.fromkeys(keys, 0.0)
+    tally = tiebreaks.Tally(keys=tuple(keys), points=points, results=history.results)
     games = dict.fromkeys(keys, 0)
     placings: dict[int, Counter[int]] = {key: Counter() for key in keys}
     for result in history.results:
-        at_table = sum(points.get(key, 0.0) for key in result.seats)
-        for key, place, score in zip(
-            result.seats, places(result.ranks), result.scores, strict=True
-        ):
-            if key not in listed:
-                continue
-            tablemates[key] += at_table - points.get(key, 0.0)
-            game_score[key] += score
-            games[key] += 1
-            placings[key][place] += 1
+        for key, place in zip(result.seats, places(result.ranks), strict=True):
+            if key in listed:
+                games[key] += 1
+                placings[key][place] += 1
     byes = Counter(bye.key for bye in history.byes)
-
-    def tie(key: int) -> tuple[float, float, float]:
-        return (
-            round(points.get(key, 0.0), DIGITS),
-            round(tablemates[key], DIGITS),
-            round(game_score[key], DIGITS),
-        )
-
-    ties = {key: tie(key) for key in keys}
-    head_to_head = _head_to_head(history.results, ties)
+    full = {key: (round(points.get(key, 0.0), DIGITS),) for key in keys}
+    chosen: dict[str, dict[int, float]] = {}
+    for name in order:
+        chosen[name] = tiebreaks.TIE_BREAKS[name](tally, full)
+        full = {key: (*full[key], round(chosen[name][key], DIGITS)) for key in keys}
+    shown = {
+        name: chosen.get(name) or tiebreaks.TIE_BREAKS[name](tally, _on_points(points, keys))
+        for name in ("tablemates_points", "game_score", "head_to_head")
+    }
     seeds = {entrant.key: entrant.seed for entrant in entrants}
-    full = {key: (*ties[key], round(head_to_head[key], DIGITS)) for key in keys}
     ordered = sorted(keys, key=lambda key: (tuple(-x for x in full[key]), seeds[key], key))
     longest = max((max(counts, default=0) for counts in placings.values()), default=0)
     table = []
@@ -189,34 +187,21 @@ def standings(
                 key=key,
                 rank=rank,
                 points=points.get(key, 0.0),
-                tablemates_points=tablemates[key],
-                game_score=game_score[key],
-                head_to_head=head_to_head[key],
+                tablemates_points=shown["tablemates_points"][key],
+                game_score=shown["game_score"][key],
+                head_to_head=shown["head_to_head"][key],
                 games=games[key],
                 byes=byes[key],
                 placings=tuple(placings[key][place] for place in range(1, longest + 1)),
                 active=key not in inactive,
+                tie_breaks=tuple((name, chosen[name][key]) for name in order),
             )
         )
     return table
 
 
-def _head_to_head(results: Iterable[Result], ties: dict[int, tuple]) -> dict[int, float]:
-    """Per listed entrant: its score against entrants sharing its tie (1 above, 1/2 level)."""
-    score = dict.fromkeys(ties, 0.0)
-    for result in results:
-        seats = zip(result.seats, result.ranks, strict=True)
-        for (a, rank_a), (b, rank_b) in combinations(seats, 2):
-            if a not in ties or b not in ties or ties[a] != ties[b]:
-                continue
-            if rank_a < rank_b:
-                score[a] += 1.0
-            elif rank_b < rank_a:
-                score[b] += 1.0
-            else:
-                score[a] += 0.5
-                score[b] += 0.5
-    return score
+def _on_points(points: dict[int, float], keys: Sequence[int]) -> dict[int, tuple[float, ...]]:
+    return {key: (round(points.get(key, 0.0), DIGITS),) for key in keys}
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,12 @@ Board Game Arena's multiplayer Swiss is the model. Every round:
    so far, so nobody gets a second bye while someone has none.
 3. Tables are filled from the top of the order: each table takes the best
    entrant left, then the next ones in order who have met none of those
-   already seated (looking a few places down), so a table holds neighbours in
-   the standings who have not met.
+   already seated (nor share an owner with one, by default; looking a few
+   places down), so a table holds neighbours in the standings who have not met.
 4. A local search then swaps entrants between nearby tables, first to remove
-   repeat meetings (each earlier meeting of two tablemates counts one), then
+   conflicts (each earlier meeting of two tablemates counts one; two
+   entrants of one owner count :data:`OWNER_CLASH`, so they are kept apart
+   first, unless the event allows them together: ``Settings.separate_owners``), then
    to bring points closer inside tables (the sum of squared distances from the
    table's mean). Repeats come first: a table with a wider points spread is
    preferred to a repeat meeting. If repeats are left, a bounded random
@@ -62,6 +64,9 @@ RANDOM_STEPS_MAX = 20_000
 """Budget of the random search for repeats the swaps could not remove."""
 
 EPSILON = 10.0**-DIGITS
+
+OWNER_CLASH = 100
+"""Two entrants of one owner at a table weigh as this many repeat meetings: avoided first."""
 
 
 def check(entrant_count: int, settings: Settings) -> None:
@@ -131,6 +136,8 @@ def next_round(
     keys = [standing.key for standing in players]
     points = [standing.points for standing in players]
     met = _meetings(keys, history)
+    if settings.separate_owners:
+        _add_owner_clashes(met, keys, {entrant.key: entrant.owner for entrant in entrants})
     rng = random.Random(f"{seed}:swiss:{round_number}")
     groups = pair(points, met, sizes, rng)
     tables = balance_seats(
@@ -150,6 +157,27 @@ def _meetings(keys: Sequence[int], history: History) -> list[dict[int, int]]:
             met[a][b] = met[a].get(b, 0) + 1
             met[b][a] = met[b].get(a, 0) + 1
     return met
+
+
+def _add_owner_clashes(
+    met: list[dict[int, int]], keys: Sequence[int], owners: dict[int, int | None]
+) -> None:
+    """Count two entrants of one owner as having met :data:`OWNER_CLASH` times more.
+
+    The pairing then keeps them apart as it avoids a repeat meeting, but
+    first (Tabbycat's draw weighs institution and history clashes the same
+    way, by a penalty each). The work is the sum of the squares of each
+    owner's entrant count.
+    """
+    by_owner: dict[int, list[int]] = {}
+    for position, key in enumerate(keys):
+        owner = owners.get(key)
+        if owner is not None:
+            by_owner.setdefault(owner, []).append(position)
+    for positions in by_owner.values():
+        for a, b in combinations(positions, 2):
+            met[a][b] = met[a].get(b, 0) + OWNER_CLASH
+            met[b][a] = met[b].get(a, 0) + OWNER_CLASH
 
 
 class _Cost:

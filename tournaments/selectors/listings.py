@@ -31,8 +31,9 @@ from games.models import Game
 from games.selectors import listings, spectator
 from ratings.models import RatingScope
 from tournaments import formats
+from tournaments.events import check_ins
 from tournaments.events.history import settings_of
-from tournaments.formats import standings
+from tournaments.formats import standings, tiebreaks
 from tournaments.models import Entrant, League, Round, Table, Tournament
 
 Status = Tournament.Status
@@ -186,6 +187,8 @@ class RoundView:
     byes: list[EntrantView]
     table_count: int = 0
     """The round's tables in all: ``tables`` may hold only the first of them (a page shows)."""
+    absent: tuple[tuple[EntrantView, str], ...] = ()
+    """Entrants left out because they could not play (no points), with the reason."""
 
     @property
     def tables_left_out(self) -> int:
@@ -247,6 +250,10 @@ def _round_view(
         tables=tables,
         byes=[by_id.get(int(key)) or unknown_entrant(int(key)) for key in round_.byes],
         table_count=table_count,
+        absent=tuple(
+            (by_id.get(int(row["entrant"])) or unknown_entrant(int(row["entrant"])), row["reason"])
+            for row in round_.absent or ()
+        ),
     )
 
 
@@ -355,8 +362,19 @@ def seconds(ms: int) -> str:
     return f"{ms / 1000:g} s"
 
 
-def settings_in_words(tournament: Tournament, entrant_count: int) -> list[tuple[str, str]]:
-    """The settings as (what, plain words) pairs, for people rather than the admin."""
+def dropped_at_start(entrants: Sequence[EntrantView]) -> list[str]:
+    """The names of the entrants dropped at the start for not checking in."""
+    return [entrant.name for entrant in entrants if entrant.reason == check_ins.REASON]
+
+
+def settings_in_words(
+    tournament: Tournament, entrant_count: int, dropped: Sequence[str] = ()
+) -> list[tuple[str, str]]:
+    """The settings as (what, plain words) pairs, for people rather than the admin.
+
+    ``dropped`` names the entrants dropped at the start for not checking in
+    (:func:`dropped_at_start`), said in the check-in row.
+    """
     t = tournament
     tables = f"{t.table_size} players each"
     if t.min_table_size < t.table_size:
@@ -397,8 +415,39 @@ def settings_in_words(tournament: Tournament, entrant_count: int) -> list[tuple[
     ]
     if t.format == Tournament.Format.SWISS and t.bye_points is not None:
         rows.append(("Bye", f"{t.bye_points:g} placement points"))
+    rows += _pairing_rows(t, dropped)
     if t.options:
         rows.append(("Game options", ", ".join(f"{k} = {v}" for k, v in sorted(t.options.items()))))
+    return rows
+
+
+def _pairing_rows(t: Tournament, dropped: Sequence[str]) -> list[tuple[str, str]]:
+    """Seeding, owners, tie-breaks, absences and check-in, in words."""
+    if t.allow_same_owner_tables:
+        owners = "one owner's entrants may share a table"
+    elif t.format == Tournament.Format.ROUND_ROBIN:
+        owners = "a round robin meets everyone, one owner's entrants too"
+    else:
+        owners = "one owner's entrants are kept at different tables wherever possible"
+    order = tiebreaks.check(t.tie_breaks or ())
+    rows = [
+        ("Seeding", Tournament.Seeding(t.seeding).label),
+        ("Same owner", owners),
+        (
+            "Tie-breaks",
+            "points, then " + ", then ".join(tiebreaks.LABELS[name] for name in order),
+        ),
+        (
+            "Absence",
+            f"an entrant who cannot play (a bot suspended or at its game limit) holds the next "
+            f"round {t.absence_grace_s} s, then sits it out with 0 points",
+        ),
+    ]
+    if t.check_in:
+        words = "required before the start: who has not checked in is dropped at the start"
+        if dropped:
+            words = check_ins.dropped_sentence(list(dropped))
+        rows.append(("Check-in", words))
     return rows
 
 

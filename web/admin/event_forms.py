@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 
 import engines
 from games.models import Competitor
+from tournaments.formats import FormatError, tiebreaks
 from tournaments.models import League, Tournament
 
 
@@ -64,8 +65,33 @@ def table_size_errors(
     return errors
 
 
+class TieBreaksField(forms.CharField):
+    """The event's tie-breaks as names separated by commas, in order; a list in the model."""
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(value)
+        return value
+
+    def to_python(self, value: Any) -> list[str]:
+        text = super().to_python(value) or ""
+        names = [name.strip() for name in text.replace("\n", ",").split(",") if name.strip()]
+        try:
+            tiebreaks.check(names)
+        except FormatError as exc:
+            raise ValidationError(str(exc)) from None
+        return names
+
+
 class TournamentForm(forms.ModelForm):
     """A tournament's settings; the pairing and time-control ones are refused when unplayable."""
+
+    tie_breaks = TieBreaksField(
+        required=False,
+        help_text="After points, in order, separated by commas; from: "
+        f"{', '.join(tiebreaks.TIE_BREAKS)}. Empty: {', '.join(tiebreaks.DEFAULT)} "
+        "(docs/formats.md, “Tie-breaks”).",
+    )
 
     class Meta:
         model = Tournament

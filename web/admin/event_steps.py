@@ -105,6 +105,12 @@ ENTRANT_STEPS = {
             "{name} is approved.",
         ),
         Step(
+            "check_in",
+            "Check in",
+            lambda e, reason, by: events.check_in(e, by=by),
+            "{name} is checked in.",
+        ),
+        Step(
             "withdraw",
             "Withdraw",
             lambda e, reason, by: events.withdraw(e, reason=reason, by=by),

@@ -49,6 +49,7 @@ from web.admin.event_steps import (
     run_step,
 )
 from web.admin.games import NamesProtectedRecords
+from web.admin.seed_order import seed_order_page
 
 SERVICE_OWNED = (
     "status",
@@ -59,6 +60,7 @@ SERVICE_OWNED = (
     "organiser",
     "started_at",
     "finished_at",
+    "pairing_held_since",
 )
 """Written only by ``tournaments.events``: shown, never edited."""
 
@@ -77,6 +79,10 @@ PAIRING = (
     "time_bank_ms",
     "rated",
     "review_rounds",
+    "allow_same_owner_tables",
+    "seeding",
+    "tie_breaks",
+    "check_in",
 )
 """Settings that shape rounds, games and ratings: fixed once the event runs."""
 
@@ -120,6 +126,20 @@ class TournamentAdmin(RoundReviewAdmin, NamesProtectedRecords, admin.ModelAdmin)
             },
         ),
         ("Time control and rating", {"fields": ("move_time_ms", "time_bank_ms", "rated")}),
+        (
+            "Seeding, tables and standings",
+            {
+                "fields": (
+                    "seeding",
+                    "allow_same_owner_tables",
+                    "tie_breaks",
+                    "check_in",
+                    "absence_grace_s",
+                ),
+                "description": "The seed order itself is set on “Seed order…” above, before "
+                "the start. docs/organising.md explains each setting.",
+            },
+        ),
         ("State (kept by the event)", {"fields": SERVICE_OWNED}),
     )
 
@@ -193,6 +213,7 @@ class TournamentAdmin(RoundReviewAdmin, NamesProtectedRecords, admin.ModelAdmin)
             "may_add_entrants": may_change and tournament.status in BEFORE_START,
             "entrants": entrants,
             "entrant_steps": may_change and tournament.status not in OVER,
+            "check_in": tournament.check_in and tournament.status == Tournament.Status.ENTRIES_OPEN,
             "pending": [e for e in entrants if e.status == Entrant.Status.PENDING],
             "rounds": rounds_view(tournament, names),
             "standings": standings_view(tournament, names),
@@ -210,6 +231,11 @@ class TournamentAdmin(RoundReviewAdmin, NamesProtectedRecords, admin.ModelAdmin)
                 "<path:object_id>/event/<str:step>/",
                 wrap(self.event_step_view),
                 name=f"{name}_event",
+            ),
+            path(
+                "<path:object_id>/seed-order/",
+                wrap(self.seed_order_view),
+                name=f"{name}_seed_order",
             ),
             path(
                 "<path:object_id>/entrants/add/",
@@ -284,6 +310,10 @@ class TournamentAdmin(RoundReviewAdmin, NamesProtectedRecords, admin.ModelAdmin)
             done = f"{step.label}: {name}" + (f" ({reason})" if reason else "")
             self.log_change(request, tournament, done)
         return back
+
+    def seed_order_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The seed order column (``web.admin.seed_order``)."""
+        return seed_order_page(self, request, self.tournament_for_change(request, object_id))
 
     def approve_all_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """Approve every pending entrant at once (all or none)."""

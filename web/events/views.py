@@ -74,7 +74,9 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/tournament.html",
         {
             "t": tournament,
-            "settings": event_listings.settings_in_words(tournament, len(entrants)),
+            "settings": event_listings.settings_in_words(
+                tournament, len(entrants), event_listings.dropped_at_start(entrants)
+            ),
             "total_rounds": event_listings.total_rounds(tournament, len(entrants)),
             "seed": events.event_seed_revealed(tournament),
             "entrant_count": len(entrants),

@@ -199,3 +199,14 @@ class EntryRequestSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
         max_value=MAX_ID,
         help_text="Id of one of your bots; it must play the tournament's engine.",
     )
+
+
+class CheckInRequestSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
+    """Check in one of your bots, or yourself (a person) with no ``bot``."""
+
+    bot = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="Id of one of your entered bots; leave it out to check yourself in.",
+    )

@@ -96,7 +96,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     http_method_names = ["get", "post", "delete", "head", "options"]
 
     def get_permissions(self) -> list[Any]:
-        if self.action in ("enter", "withdraw"):
+        if self.action in ("enter", "withdraw", "check_in"):
             return [IsAuthenticated()]
         return [AllowAny()]
 
@@ -234,6 +234,47 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         except events.EventError as exc:
             raise EntryRefused(str(exc)) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Check in one of your bots, or yourself",
+        description=(
+            "For a tournament that asks for check-in, while entries are open: say the entrant "
+            'is there. `{"bot": id}` checks in one of your entered bots; `{}` checks you in '
+            "(a person). Who has not checked in is dropped at the start. Checking in again "
+            "changes nothing. Entries not open: 409 `entries_closed`."
+        ),
+        request=s.CheckInRequestSerializer,
+        responses={
+            200: s.EntrantSerializer,
+            400: OpenApiResponse(
+                description="Refused (`entry_refused`, e.g. the event does not ask for "
+                "check-in); `detail` says why."
+            ),
+            404: OpenApiResponse(description="No such tournament, or no entry of yours in it."),
+            409: ENTRIES_CLOSED,
+        },
+    )
+    @action(detail=True, methods=["post"], url_path="check-in", pagination_class=None)
+    def check_in(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        body = s.CheckInRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        require_entries_open(tournament)
+        mine = Entrant.objects.filter(
+            tournament=tournament, status__in=(Entrant.Status.ACTIVE, Entrant.Status.PENDING)
+        )
+        if "bot" in body.validated_data:
+            bot = get_object_or_404(own_bots(request), pk=body.validated_data["bot"])
+            entrant = get_object_or_404(mine, competitor=bot.competitor_id)
+        else:
+            entrant = get_object_or_404(
+                mine, competitor__kind="person", competitor__user=request.user
+            )
+        try:
+            events.check_in(entrant, by=request.user)
+        except events.EventError as exc:
+            raise EntryRefused(str(exc)) from None
+        return Response(s.EntrantSerializer(event_listings.entrant_view(entrant)).data)
 
 
 def own_bots(request: Request) -> QuerySet[Bot]:
