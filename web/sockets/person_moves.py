@@ -123,6 +123,8 @@ def frame(viewer: Viewer) -> dict[str, Any]:
     model = board_model(state, seat, names, playing=may_act)
     if not may_act:
         model["legal"] = []
+    if now.public:  # the final panel ranks as the record does (forfeits last, in words)
+        model["ranking"] = spectator.ranking(game)
     return {
         "type": "state",
         "game": game.pk,
@@ -139,6 +141,8 @@ def frame(viewer: Viewer) -> dict[str, Any]:
         "model": model,
         "clocks": clocks(game, seats, to_move),
         "outcome": spectator.outcome_of(game) if now.public else None,
+        # Plies the referee played the default for: {"<ply>": "timeout" | "fault"}.
+        "defaults": {str(p): m for p, m in spectator.default_marks(game.pk, 0, now.plies).items()},
     }
 
 
