@@ -417,8 +417,8 @@ def idle_sentence(idle_s: int) -> str:
     """The sentence a table closed for idleness shows, its seats free again."""
     minutes = max(1, round(idle_s / 60))
     return (
-        f"Closed by the lobby after {minutes} minutes without a change: nobody joined, "
-        "seated a bot or started it. Its seats are free again; open a new table to play."
+        f"Closed by the lobby after {minutes} minutes without a change at the table. "
+        "Its seats are free again; open a new table to play."
     )
 
 
