@@ -142,8 +142,20 @@ def frame(viewer: Viewer) -> dict[str, Any]:
         "clocks": clocks(game, seats, to_move),
         "outcome": spectator.outcome_of(game) if now.public else None,
         # Plies the referee played the default for: {"<ply>": "timeout" | "fault"}.
-        "defaults": {str(p): m for p, m in spectator.default_marks(game.pk, 0, now.plies).items()},
+        "defaults": _defaults(game, seats, now.plies),
     }
+
+
+def _defaults(game: Game, seats: list[Seat], plies: int) -> dict[str, str]:
+    """``spectator.default_marks`` of the shown plies, by ply as a string.
+
+    Every default counts a fault on its seat or is played for a forfeited one,
+    so a game whose seats show neither has none: no query for the frames of
+    nearly every game (a refused act sends one, and the rate limit counts time).
+    """
+    if not any(seat.fault_count or seat.forfeited for seat in seats):
+        return {}
+    return {str(p): mark for p, mark in spectator.default_marks(game.pk, 0, plies).items()}
 
 
 def substitution_reason(seat: Seat) -> str:
