@@ -32,8 +32,8 @@ Rules (bot protocol v1, ``docs/bot-protocol.md``):
 * a decision is asked exactly once: no retry, since a retry would be a
   second decision.
 
-Choosing the default action after a fault (the first legal one) is the
-referee's job; :meth:`CallResult.action_or_default` helps.
+Choosing the default action after a fault is the referee's job: the engine
+declares it (``State.default_action``, passing wherever the rules allow).
 """
 
 from __future__ import annotations
@@ -121,12 +121,6 @@ class CallResult:
     @property
     def ok(self) -> bool:
         return self.fault is None
-
-    def action_or_default(self, legal_actions: list[dict[str, Any]]) -> dict[str, Any]:
-        """The bot's action, or the default (first legal) one after a fault."""
-        if self.action is not None:
-            return self.action
-        return protocol.default_action(legal_actions)
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready summary to store on the move."""

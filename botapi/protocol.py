@@ -332,10 +332,3 @@ def parse_ping_reply(reply: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         raise ProtocolFault("bad_schema", problem)
     _check_request_id(reply, request)
     return {"name": reply["name"], "version": reply["version"]}
-
-
-def default_action(legal_actions: Sequence[Action]) -> Action:
-    """The action played for a bot that faulted: the first legal one."""
-    if not legal_actions:
-        raise ValueError("no legal action to default to")
-    return legal_actions[0]

@@ -45,10 +45,15 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     bot = _bot_of(seat)
     legal = state.legal_actions(seat.position)
     if bot is None:
-        return default_decision(legal, "no_bot", "the competitor has no bot registered")
+        return default_decision(
+            state, seat.position, "no_bot", "the competitor has no bot registered"
+        )
     if not bot.is_active:
         return default_decision(
-            legal, "bot_inactive", f"the bot is {bot.status}: {bot.status_reason or 'no reason'}"
+            state,
+            seat.position,
+            "bot_inactive",
+            f"the bot is {bot.status}: {bot.status_reason or 'no reason'}",
         )
     if bot.mode == Bot.Mode.PULL:
         # Its waiting long polls look again once the turn is committed.
@@ -79,7 +84,7 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     }
     if result.ok:
         return Decision(result.action, source=Move.Source.BOT, **record)
-    return default_decision(legal, str(result.fault), result.detail, **record)
+    return default_decision(state, seat.position, str(result.fault), result.detail, **record)
 
 
 def waits_for_pull(seat: Seat) -> bool:

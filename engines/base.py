@@ -162,6 +162,45 @@ class State(ABC):
             found = self._memo[_CHANCE_KEY] = self._chance_outcomes()
         return found[:]
 
+    # ------------------------------------------------------------ defaults
+    default_preference: ClassVar[tuple[Mapping[str, Any], ...]] = ({"type": "pass"},)
+    """Actions a silent seat plays, best first, each given by the fields it must have.
+
+    Each engine declares its own (passing wherever passing is legal, then the
+    other ways of committing nothing); the first one listed among the legal
+    actions is the default. See :meth:`default_action`."""
+
+    default_cheapest: ClassVar[Mapping[str, str]] = {}
+    """Action type -> the numeric field that costs the seat (a bid, a payment).
+
+    When no preferred action is legal, the legal action of the first listed
+    type with the smallest such field is played: never a bid or a payment
+    higher than the rules force."""
+
+    def default_action(self, seat: int) -> Action:
+        """The action played for ``seat`` when it did not answer (timeout, fault, forfeit).
+
+        A person who stepped away must not be ruined by it (issue #32: the
+        first legal action of Manila's auction was its lowest raise): the
+        engine's ``default_preference`` first, then the cheapest action of a
+        ``default_cheapest`` type, else the first legal action (a choice the
+        rules force, where nothing is spent). Always one of
+        :meth:`legal_actions` and deterministic: the same position gives the
+        same default. Raises :class:`IllegalAction` if ``seat`` has nothing to play.
+        """
+        legal = self._listed(seat) if seat != CHANCE and seat in self.to_move else []
+        if not legal:
+            raise IllegalAction(f"seat {seat} has no action to default to now")
+        for wanted in self.default_preference:
+            for action in legal:
+                if all(action.get(k) == v for k, v in wanted.items()):
+                    return action
+        for kind, field in self.default_cheapest.items():
+            priced = [a for a in legal if a["type"] == kind]
+            if priced:
+                return min(priced, key=lambda a: a[field])
+        return legal[0]
+
     @abstractmethod
     def _legal_actions(self, seat: int) -> list[Action]:
         """Compute what :meth:`legal_actions` returns (called once per position and seat)."""

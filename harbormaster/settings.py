@@ -179,6 +179,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": 600.0,
         "options": {"expires": 590.0},
     },
+    # Closes lobby tables nobody touched for LOBBY_TABLE_IDLE_S and starts full tables
+    # whose bot is free again (lobby.services: close_idle_tables, start_waiting_tables).
+    "lobby-upkeep": {
+        "task": "lobby.upkeep",
+        "schedule": 60.0,
+        "options": {"expires": 55.0},
+    },
 }
 # Without Redis the broker is in memory: the process that serves runs the worker and
 # the beat schedule above itself, in threads (harbormaster/embedded_celery.py).
@@ -344,6 +351,9 @@ BOT_PING_TIMEOUT_MS = 3000
 # faults in it; suspend a bot after this many faulty games in a row.
 BOT_MAX_FAULTS_PER_GAME = 3
 BOT_SUSPEND_AFTER_FAULTY_GAMES = 5
+# Seconds an open lobby table nobody changed stays open; then it is closed, freeing its
+# seats (lobby.services.close_idle_tables, beat's "lobby-upkeep" every minute).
+LOBBY_TABLE_IDLE_S = 30 * 60
 
 # --- security ---------------------------------------------------------------
 

@@ -11,3 +11,12 @@ class LobbyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "lobby"
     verbose_name = "lobby"
+
+    def ready(self) -> None:
+        # Django's place for these: the receivers' module imports models.
+        from games.signals import game_aborted, game_finished
+
+        from .receivers import on_game_over
+
+        game_finished.connect(on_game_over, dispatch_uid="lobby.game_finished")
+        game_aborted.connect(on_game_over, dispatch_uid="lobby.game_aborted")

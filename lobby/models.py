@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from tournaments.models import engine_choices
 
@@ -57,6 +58,17 @@ class LobbyTable(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(
         null=True, blank=True, help_text="When the table was cancelled."
+    )
+    touched_at = models.DateTimeField(
+        default=timezone.now,
+        help_text="When a person last changed the table (opened it, joined, left, seated or "
+        "removed a bot): an open table untouched for "
+        "LOBBY_TABLE_IDLE_S is closed (lobby.services.close_idle_tables).",
+    )
+    closed_reason = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="Why the table was closed, in a sentence, when the lobby closed it itself.",
     )
 
     class Meta:

@@ -16,7 +16,7 @@ from django.urls import reverse
 
 import engines
 from botapi.models import Bot
-from botapi.selectors import seating
+from botapi.selectors import capacity, seating
 from games.models import Competitor, Game, Seat
 from games.selectors import listings, spectator
 from lobby import time_controls
@@ -209,6 +209,9 @@ class BotChoice:
     name: str
     engines: list[str] = field(default_factory=list)
     group: str = ""
+    busy: str = ""
+    """Why the bot cannot start one more game for this user now ("" if it can): it is shown
+    marked and cannot be chosen, since a table with it would wait (issue #32, point 7)."""
 
 
 GROUPS = ("Example bots", "Your bots", "Bots open to challenges")
@@ -229,6 +232,8 @@ def bot_choices(user: Any) -> list[BotChoice]:
         .filter(Q(owner_id=uid) | seating.challengeable())
     )
     house = seating.example_bots_username()
+    bots = list(bots)
+    held = capacity.held_games(bot.competitor_id for bot in bots)
     rows = []
     for bot in bots:
         if bot.owner.get_username() == house:
@@ -240,9 +245,29 @@ def bot_choices(user: Any) -> list[BotChoice]:
         rows.append((group, bot.competitor.name.lower(), bot))
     rows.sort(key=lambda row: (row[0], row[1], row[2].pk))
     return [
-        BotChoice(bot.pk, bot.competitor.name, list(bot.engines), GROUPS[group])
+        BotChoice(
+            bot.pk, bot.competitor.name, list(bot.engines), GROUPS[group],
+            busy=_busy(bot, held[bot.competitor_id], uid),
+        )
         for group, _name, bot in rows
-    ]
+    ]  # fmt: skip
+
+
+def _busy(bot: Bot, games: list[capacity.HeldGame], user_id: int) -> str:
+    """Why ``bot`` would not start a new table's game for ``user_id`` now, in a few words.
+
+    The rules ``create_game`` applies (``botapi.selectors.capacity``): the bot's
+    limit of games at once, and a user's fair share of another owner's bot.
+    """
+    if len(capacity.counted_games(bot, games, capacity.CASUAL)) >= bot.max_concurrent_games:
+        limit = bot.max_concurrent_games
+        return f"busy: at its limit of {limit} game{'s' if limit != 1 else ''} at once"
+    refusal = capacity.share_refusal(bot, games, user_id)
+    if refusal is None:
+        return ""
+    if refusal.startswith("you already play"):
+        return "busy for you: you already play your share of its games"
+    return "busy: its free games are taken, the last one kept for its owner"
 
 
 def table_json(view: TableView) -> dict[str, Any]:
@@ -266,6 +291,7 @@ def table_json(view: TableView) -> dict[str, Any]:
             for s in view.seats
         ],
         "startProblem": table.start_problem,
+        "closedReason": table.closed_reason,
         "game": table.game_id,
         "playUrl": view.play_url,
     }

@@ -17,13 +17,22 @@ When the last seat is filled the game starts at once through
 ``create_game``, seats in table order, created by the host. If it cannot
 (a bot is busy), the table stays open and full and ``start_problem`` says why;
 anyone seated may try :func:`start` again, and any change of seats clears it.
+
+The lobby keeps moving by itself (issue #32, point 7): when a game with a bot
+ends, the full tables waiting for that bot try to start again
+(:func:`start_waiting_tables`, queued by the ``game_finished`` receiver and
+run on beat as well); a table no person has changed for
+``settings.LOBBY_TABLE_IDLE_S`` is closed with a sentence saying so and its
+seats are emptied (:func:`close_idle_tables`, on beat).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -345,11 +354,12 @@ def cancel(table: LobbyTable | int, user: Any) -> LobbyTable:
     return _cancel(table)
 
 
-def _cancel(table: LobbyTable) -> LobbyTable:
+def _cancel(table: LobbyTable, reason: str = "") -> LobbyTable:
     table.status = LobbyTable.Status.CANCELLED
     table.ended_at = timezone.now()
     table.start_problem = ""
-    table.save(update_fields=["status", "ended_at", "start_problem"])
+    table.closed_reason = reason
+    table.save(update_fields=["status", "ended_at", "start_problem", "closed_reason"])
     return table
 
 
@@ -372,10 +382,73 @@ def start(table: LobbyTable | int, user: Any) -> LobbyTable:
     return table
 
 
+# ------------------------------------------------------------------ upkeep
+def start_waiting_tables(competitor_ids: Sequence[int] | None = None) -> list[int]:
+    """Start the open full tables that could not start (``start_problem``); the ids started.
+
+    ``competitor_ids``: only tables with one of them seated (the bots of a game
+    that just ended); None: every waiting table (beat's retry, should a
+    receiver's task be lost). Each table in its own transaction under its lock;
+    one that still cannot start keeps its (renewed) problem, and is not touched:
+    waiting is not a person's change.
+    """
+    waiting = LobbyTable.objects.filter(status=LobbyTable.Status.OPEN).exclude(start_problem="")
+    if competitor_ids is not None:
+        waiting = waiting.filter(seats__competitor_id__in=list(competitor_ids))
+    started = []
+    for pk in waiting.values_list("pk", flat=True).distinct().order_by("pk"):
+        with transaction.atomic():
+            table = LobbyTable.objects.select_for_update().filter(pk=pk).first()
+            if table is None or not table.is_open or not table.start_problem:
+                continue
+            seats = _seats(table)
+            if any(seat.is_empty for seat in seats):
+                continue
+            problem = _try_start(table, seats)
+            if problem:
+                table.start_problem = problem[:_START_PROBLEM_MAX]
+                table.save(update_fields=["start_problem"])
+            else:
+                started.append(pk)
+    return started
+
+
+def idle_sentence(idle_s: int) -> str:
+    """The sentence a table closed for idleness shows, its seats free again."""
+    minutes = max(1, round(idle_s / 60))
+    return (
+        f"Closed by the lobby after {minutes} minutes without a change at the table. "
+        "Its seats are free again; open a new table to play."
+    )
+
+
+def close_idle_tables(now: datetime | None = None) -> list[int]:
+    """Close every open table no person changed for ``LOBBY_TABLE_IDLE_S``; the ids closed.
+
+    The table is cancelled with :func:`idle_sentence` and every seat emptied,
+    so a bot seated there is free for other tables and no one holds it.
+    A table touched meanwhile (checked again under its lock) stays open.
+    """
+    idle_s = settings.LOBBY_TABLE_IDLE_S
+    cutoff = (now or timezone.now()) - timedelta(seconds=idle_s)
+    stale = LobbyTable.objects.filter(status=LobbyTable.Status.OPEN, touched_at__lt=cutoff)
+    closed = []
+    for pk in stale.values_list("pk", flat=True).order_by("pk"):
+        with transaction.atomic():
+            table = LobbyTable.objects.select_for_update().filter(pk=pk).first()
+            if table is None or not table.is_open or table.touched_at >= cutoff:
+                continue
+            _cancel(table, reason=idle_sentence(idle_s))
+            table.seats.update(competitor=None, added_by=None)
+            closed.append(pk)
+    return closed
+
+
 def _seats_changed(table: LobbyTable) -> None:
     """Seats moved: an old start problem no longer holds; a full table starts."""
     table.start_problem = ""
-    table.save(update_fields=["start_problem"])
+    table.touched_at = timezone.now()
+    table.save(update_fields=["start_problem", "touched_at"])
     _start_if_full(table)
 
 
@@ -385,7 +458,7 @@ def _start_if_full(table: LobbyTable) -> None:
         return
     problem = _try_start(table, seats)
     if problem:
-        table.start_problem = problem[: LobbyTable._meta.get_field("start_problem").max_length]
+        table.start_problem = problem[:_START_PROBLEM_MAX]
         table.save(update_fields=["start_problem"])
 
 
@@ -409,7 +482,7 @@ def _try_start(table: LobbyTable, seats: Sequence[LobbySeat]) -> str:
     except BotAtCapacity as exc:
         return (
             f"the game cannot start yet, {exc.lead}: {exc}. "
-            "Start again once it is free, or the host can seat another bot"
+            "It starts by itself once the bot is free, or the host can seat another bot"
         )
     except GameSetupError as exc:
         return f"the game cannot start: {exc}"
@@ -419,6 +492,9 @@ def _try_start(table: LobbyTable, seats: Sequence[LobbySeat]) -> str:
     table.start_problem = ""
     table.save(update_fields=["game", "status", "started_at", "start_problem"])
     return ""
+
+
+_START_PROBLEM_MAX = LobbyTable._meta.get_field("start_problem").max_length
 
 
 def _int(value: Any) -> int:

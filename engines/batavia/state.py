@@ -87,6 +87,15 @@ class BataviaState(State):
 
     engine: ClassVar[Engine]
 
+    # A silent seat passes the auction, draws rather than plays, stops playing
+    # once it may, keeps its posts (docs/engines/batavia.md, "Default action").
+    default_preference = (
+        {"type": "pass"},
+        {"type": "draw"},
+        {"type": "done"},
+        {"type": "convert_done"},
+    )
+
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         n = num_players
         self.num_players = n

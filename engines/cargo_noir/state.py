@@ -75,6 +75,21 @@ class CargoNoirState(LegalActionsMixin, PlayMixin, ViewMixin, State):
 
     engine: ClassVar[Engine]
 
+    # A silent seat risks no coin and spends no credit: it withdraws when
+    # outbid, draws at the black market, closes a combination, ends smuggling,
+    # sends its ships to the casino, and bids the least it may at a port it was
+    # already sent to (docs/engines/cargo_noir.md, "Default action").
+    default_preference = (
+        {"type": "withdraw"},
+        {"type": "market_draw"},
+        {"type": "market_skip"},
+        {"type": "smuggle"},
+        {"type": "end_smuggling"},
+        {"type": "send", "to": "casino"},
+        {"type": "resolve", "at": "casino"},
+    )
+    default_cheapest = {"bid": "coins", "raise": "add"}
+
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         """A fresh game: chance first fills the black market and every open port."""
         n = num_players

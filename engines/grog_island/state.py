@@ -118,6 +118,20 @@ class GrogState(ViewMixin, LegalMixin, PlayMixin, State):
     __slots__ = FIELDS
     engine: ClassVar[Engine]
 
+    # A silent seat passes the bid, declines to pay and to claim, ends a trade
+    # as soon as it may, keeps an objective rather than pay more goods, and
+    # mid-bid confirms the lowest total (docs/engines/grog_island.md, "Default action").
+    default_preference = (
+        {"type": "pass"},
+        {"type": "decline"},
+        {"type": "decline_claims"},
+        {"type": "end_trade"},
+        {"type": "keep_objective"},
+        {"type": "bid"},
+        {"type": "place"},
+    )
+    default_cheapest = {"pay": "coins", "pay_treasure": "value"}
+
     # ------------------------------------------------------------------ turn
     @property
     def is_over(self) -> bool:

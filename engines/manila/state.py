@@ -64,6 +64,17 @@ class ManilaState(State):
 
     engine: Any = None  # set by engines.manila.engine
 
+    # A silent seat commits nothing: it passes in the auction and placement,
+    # buys no share, keeps its pirate ashore, stops a pilot, redeems nothing
+    # (docs/engines/manila.md, "Default action").
+    default_preference = (
+        {"type": "pass"},
+        {"type": "skip_buy"},
+        {"type": "stay"},
+        {"type": "pilot_stop"},
+        {"type": "redeem", "count": 0},
+    )
+
     def __init__(self, num_players: int, options: dict[str, Any]) -> None:
         n = num_players
         self.num_players = n

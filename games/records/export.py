@@ -55,7 +55,7 @@ def full_record(game: Game) -> dict[str, Any]:
     moves = (
         Move.objects.filter(game_id=game.pk, ply__lt=game.next_ply)
         .order_by("ply")
-        .values_list("ply", "seat", "action", "source")
+        .values_list("ply", "seat", "action", "source", "fault_kind")
     )
     return {
         "format": FORMAT,
@@ -80,12 +80,19 @@ def full_record(game: Game) -> dict[str, Any]:
                 "forfeited": seat.forfeited,
                 "withdrawn": seat.withdrawn,
                 "substituted": seat.substituted,
+                "rank_note": spectator.LEFT_RANKED_LAST if seat.forfeited else None,
             }
             for seat in seats
         ],
         "moves": [
-            {"ply": ply, "seat": seat, "action": action, "source": source}
-            for ply, seat, action, source in moves
+            {
+                "ply": ply,
+                "seat": seat,
+                "action": action,
+                "source": source,
+                "default": spectator.default_mark(source, fault_kind),
+            }
+            for ply, seat, action, source, fault_kind in moves
         ],
         "outcome": spectator.outcome_of(game),
     }

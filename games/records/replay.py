@@ -114,6 +114,7 @@ def _move_block(
     ``revealed``: the whole block (a public record, or the viewer's own seat's move).
     """
     block: dict[str, Any] = {"ply": move.ply, "seat": move.seat, "chance": move.seat == CHANCE}
+    block["default"] = spectator.default_mark(move.source, move.fault_kind)
     if not revealed:
         return block
     block["description"] = rules.describe(move.action)
@@ -175,6 +176,9 @@ def replay_page(
         bot_seats={s.position for s in seats if s.competitor.kind == "bot"},
         may_act_now=game.status == Game.Status.RUNNING and seat not in forfeited,
     )
+    if public and positions and positions[-1]["move"] is None and end == total:
+        # The end position's final panel ranks as the record does (forfeits last, in words).
+        positions[-1]["model"]["ranking"] = spectator.ranking(game)
     return ReplayPage(seat, public, total, start, positions)
 
 

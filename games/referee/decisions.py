@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engines import State
 from games.models import Move
 
 FORFEITED = "forfeited"
@@ -31,8 +32,16 @@ class Decision:
         return bool(self.fault_kind)
 
 
-def default_decision(legal: list[dict[str, Any]], kind: str, detail: str, **extra: Any) -> Decision:
-    """The first legal action, played for a seat that did not answer properly."""
+def default_decision(state: State, seat: int, kind: str, detail: str, **extra: Any) -> Decision:
+    """The engine's default action (``State.default_action``: passing wherever the rules
+    allow), played for a seat that did not answer properly: a timeout, a fault, a forfeit.
+
+    The same for people, push bots and pull bots; ``kind`` is stored on the move
+    (``Move.fault_kind``), so pages and the event stream can mark it."""
     return Decision(
-        action=legal[0], source=Move.Source.DEFAULT, fault_kind=kind, fault_detail=detail, **extra
+        action=state.default_action(seat),
+        source=Move.Source.DEFAULT,
+        fault_kind=kind,
+        fault_detail=detail,
+        **extra,
     )

@@ -67,19 +67,21 @@ def decide(engine: str, game_id: int, seat: int, state: State, ply: int) -> Deci
         index = choose(engine, view, legal, (game_id, seat, ply))
     except Exception as exc:  # a policy bug must never stop the game
         log.exception("game %s seat %s ply %s: the house bot failed", game_id, seat, ply)
-        return _fallback(legal, f"the house bot failed ({type(exc).__name__}); default action")
+        return _fallback(
+            state, seat, f"the house bot failed ({type(exc).__name__}); default action"
+        )
     latency_ms = round((time.perf_counter() - started) * 1000)
     if type(index) is not int or not 0 <= index < len(legal):
         log.error(
             "game %s seat %s ply %s: the house bot answered %r, not one of %d legal actions",
             game_id, seat, ply, index, len(legal),
         )  # fmt: skip
-        return _fallback(legal, f"the house bot answered {index!r}; default action")
+        return _fallback(state, seat, f"the house bot answered {index!r}; default action")
     return Decision(legal[index], source=Move.Source.HOUSE, latency_ms=latency_ms)
 
 
-def _fallback(legal: list[dict[str, Any]], detail: str) -> Decision:
-    return default_decision(legal, FORFEITED, detail)
+def _fallback(state: State, seat: int, detail: str) -> Decision:
+    return default_decision(state, seat, FORFEITED, detail)
 
 
 def _as_json(value: Any) -> Any:

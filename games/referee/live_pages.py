@@ -29,8 +29,16 @@ class LivePages(Protocol):
     def maybe_watched(self, game_id: int) -> bool:
         """Whether the game's messages are worth building now."""
 
-    def move_message(self, game_id: int, ply: int, seat: int, view: dict, events: list) -> Message:
-        """The message of one applied move."""
+    def move_message(
+        self,
+        game_id: int,
+        ply: int,
+        seat: int,
+        view: dict,
+        events: list,
+        default: str | None = None,
+    ) -> Message:
+        """The message of one applied move (``default``: ``spectator.default_mark``)."""
 
     def publish_finish(self, game_id: int, outcome: dict | None, seed: str | None) -> None:
         """The final message of a game."""
@@ -48,7 +56,15 @@ class _Nobody:
     def maybe_watched(self, game_id: int) -> bool:
         return False
 
-    def move_message(self, game_id: int, ply: int, seat: int, view: dict, events: list) -> Message:
+    def move_message(
+        self,
+        game_id: int,
+        ply: int,
+        seat: int,
+        view: dict,
+        events: list,
+        default: str | None = None,
+    ) -> Message:
         return {"type": "game.move", "game": game_id, "ply": ply, "seat": seat}
 
     def publish_finish(self, game_id: int, outcome: dict | None, seed: str | None) -> None:

@@ -115,7 +115,7 @@ def _charge_seat(game_id: int, ply: int, seat: int, what: str) -> bool:
         f"the referee failed {TRIES} times in a row handling this seat's answer ({what}); "
         "default action"
     )
-    decision = default_decision(state.legal_actions(seat), FAULT_KIND, detail)
+    decision = default_decision(state, seat, FAULT_KIND, detail)
     try:
         submit(game_id, ply, seat, decision, game=game, state=state)
     except RefereeError as refused:

@@ -216,6 +216,7 @@ def _play(
                 live_pages.pages().move_message(
                     game.pk, ply + len(played.decisions) - 1, mover, after.view(None),
                     after.events[seen:],
+                    spectator.default_mark(decision.source, decision.fault_kind),
                 )
             )  # fmt: skip
         if not (chance_follows and after.to_move and after.to_move[0] == CHANCE):
@@ -416,19 +417,18 @@ def _next_step(table: _Table) -> str:
         decision = Decision(Dealer(game.seed).choose(state), source=Move.Source.CHANCE)
         return _try_submit(table, seat, decision, "chance")
     seat_row = table.seat(seat)
-    legal = state.legal_actions(seat)
     if seat_row.substituted:  # a person's seat the house bot plays (never their clock)
         decision = house_bot.decide(game.engine, game.pk, seat, state, game.next_ply)
         return _try_submit(table, seat, decision, "house")
     if seat_row.forfeited:
-        decision = default_decision(legal, FORFEITED, "the seat forfeited; default action")
+        decision = default_decision(state, seat, FORFEITED, "the seat forfeited; default action")
         return _try_submit(table, seat, decision, "default")
     if not turns.answers_at_once(seat_row):
         allowed_ms = _clock_ran_out(game, seat_row)
         if allowed_ms is not None:
             seat_row.bank_left_ms = 0  # the bank is spent (stored with the move)
             decision = default_decision(
-                legal, "timeout", f"no move within {allowed_ms} ms; default action"
+                state, seat, "timeout", f"no move within {allowed_ms} ms; default action"
             )
             return _try_submit(table, seat, decision, "default", seat_row)
         table.settle()  # a person or pull bot is told it is their turn: only once it is

@@ -34,7 +34,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 
 import engines
 from engines import CHANCE
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from games.records import stored as records
 
 
@@ -47,6 +47,9 @@ class PublicPly:
     action: dict[str, Any] | None
     description: str | None
     events: list[dict[str, Any]]
+    default: str | None = None
+    """``"timeout"`` or ``"fault"`` when the referee played the engine's default for the
+    seat (:func:`default_mark`), else None: public, as a clock running out is."""
 
     @property
     def is_chance(self) -> bool:
@@ -60,6 +63,7 @@ class PublicPly:
             "action": self.action,
             "description": self.description,
             "events": self.events,
+            "default": self.default,
         }
 
 
@@ -76,6 +80,11 @@ class PublicSeat:
     score: float | None
     substituted: bool = False
 
+    @property
+    def rank_note(self) -> str | None:
+        """Why the seat's rank is not its score's, in words (:data:`LEFT_RANKED_LAST`)."""
+        return LEFT_RANKED_LAST if self.forfeited else None
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "position": self.position,
@@ -86,7 +95,13 @@ class PublicSeat:
             "substituted": self.substituted,
             "rank": self.rank,
             "score": self.score,
+            "rank_note": self.rank_note,
         }
+
+
+LEFT_RANKED_LAST = "left the game: ranked last"
+"""The words beside a forfeited seat's rank wherever a finished game is ranked: it resigned,
+timed out or faulted too often, or withdrew, and ranks last whatever its score."""
 
 
 SET_OPEN = "set_open"
@@ -253,6 +268,21 @@ def public_seats(game: Game) -> list[PublicSeat]:
     ]
 
 
+def ranking(game: Game) -> dict[str, Any] | None:
+    """The one ranking of a public finished game, for the board's final panel.
+
+    ``{"ranks": [...], "scores": [...], "notes": {"<seat>": "left the game: ranked last"}}``:
+    the recorded outcome's ranks (forfeited seats last, as rated, on the game
+    page, in the API and in the record), not the engine's by score. None
+    until :func:`outcome_of` shows an outcome.
+    """
+    outcome = outcome_of(game)
+    if outcome is None:
+        return None
+    notes = {str(s.position): s.rank_note for s in public_seats(game) if s.rank_note}
+    return {"ranks": outcome["ranks"], "scores": outcome["scores"], "notes": notes}
+
+
 def public_plies(game: Game) -> list[PublicPly]:
     """Every logged ply with its public events; actions only once the record is public.
 
@@ -292,8 +322,10 @@ def public_plies_between(game: Game, choose: Callable[[int], S]) -> tuple[list[P
     rules = engines.get(game.engine)
     rows = records.public_record(game).rows[: now.plies]
     span = choose(len(rows))
+    first, last = max(span.start, 0), min(span.stop, len(rows))
+    marks = default_marks(game.pk, first, last) if first < last else {}
     plies = []
-    for ply in range(max(span.start, 0), min(span.stop, len(rows))):
+    for ply in range(first, last):
         seat, action, description, events = rows[ply]
         if reveal and description is None:
             description = rules.describe(action)
@@ -304,9 +336,42 @@ def public_plies_between(game: Game, choose: Callable[[int], S]) -> tuple[list[P
                 action=action if reveal else None,
                 description=description if reveal else None,
                 events=events,
+                default=marks.get(ply),
             )
         )
     return plies, span
+
+
+TIMEOUT = "timeout"
+FAULT = "fault"
+
+
+def default_mark(source: str, fault_kind: str) -> str | None:
+    """How a move is marked for everyone: ``"timeout"`` (the seat's clock ran out),
+    ``"fault"`` (any other default: a bot's bad answer, a forfeited seat's turn), or None.
+
+    The one field the game page, the API, the record and the live event stream
+    share (``default`` on each ply); the fault's detail stays with the bot's owner.
+    """
+    if source != Move.Source.DEFAULT:
+        return None
+    return TIMEOUT if fault_kind == TIMEOUT else FAULT
+
+
+def default_marks(game_id: int, start: int, stop: int) -> dict[int, str]:
+    """:func:`default_mark` of every default among plies ``start`` .. ``stop - 1``, by ply.
+
+    One query on the partial index of faulty moves (a default always has a
+    fault kind), so a page of plies costs the same however long the game.
+    """
+    rows = (
+        Move.objects.filter(game_id=game_id, ply__gte=start, ply__lt=stop)
+        .exclude(fault_kind="")
+        .filter(source=Move.Source.DEFAULT)
+        .order_by()  # no join to the game for Move's default ordering
+        .values_list("ply", "fault_kind")
+    )
+    return {ply: TIMEOUT if kind == TIMEOUT else FAULT for ply, kind in rows}
 
 
 def event_text(rules: engines.Engine, event: dict[str, Any]) -> str:

@@ -181,18 +181,24 @@
   /**
    * The final standings as a panel: scores[seat], ranks[seat] (1 = best), a unit
    * ("pesos", "gold") and an optional detail(seat) -> string shown after the score.
+   * The server's model.ranking, when given (a finished game's recorded ranks, forfeited
+   * seats last with a note in words), replaces the engine's ranks: one ranking everywhere.
    */
   function standings(model, scores, ranks, unit, detail) {
+    var ranking = model.ranking || null;
+    if (ranking) { ranks = ranking.ranks; }
+    var notes = (ranking && ranking.notes) || {};
     var order = scores.map(function (_, s) { return s; }).sort(function (a, b) {
       return ranks[a] - ranks[b] || a - b;
     });
     return el("section", { class: "hm-panel hm-standings hm-wide" },
       el("h3", { class: "hm-panel-title" }, "Final standings"),
       el("ol", { class: "hm-standings-list" }, order.map(function (s) {
-        return el("li", {},
+        return el("li", { "data-seat": String(s), "data-rank": String(ranks[s]) },
           el("span", { class: "hm-rank" }, "#" + ranks[s]), " ", seatChip(model, s), " ",
           el("strong", {}, scores[s] + " " + (unit || "")),
-          detail ? el("span", { class: "hm-muted" }, " " + detail(s)) : null);
+          detail ? el("span", { class: "hm-muted" }, " " + detail(s)) : null,
+          notes[s] ? el("span", { class: "hm-rank-note" }, " (" + notes[s] + ")") : null);
       })));
   }
 

@@ -129,9 +129,10 @@
     box.hidden = false;
     if (!message.outcome) { box.textContent = "The game is " + message.status + "."; return; }
     var ranks = message.outcome.ranks;
+    var notes = (message.model && message.model.ranking && message.model.ranking.notes) || {};
     var order = ranks.map(function (r, s) { return s; }).sort(function (a, b) { return ranks[a] - ranks[b]; });
     box.textContent = "Game over: " + order.map(function (s) {
-      return ranks[s] + ". " + name(s) + " (" + message.outcome.scores[s] + ")";
+      return ranks[s] + ". " + name(s) + " (" + message.outcome.scores[s] + (notes[s] ? "; " + notes[s] : "") + ")";
     }).join(", ");
   }
 

@@ -88,12 +88,12 @@
         select.disabled = !shown;
         Array.prototype.forEach.call(select.querySelectorAll("option[data-engines]"), function (option) {
           var plays = (" " + option.getAttribute("data-engines") + " ").indexOf(" " + engine.value + " ") >= 0;
-          option.disabled = !plays;
+          option.disabled = !plays || option.hasAttribute("data-busy"); // a busy bot is shown, not offered
           option.hidden = !plays;
-          if (!plays && option.selected) select.value = "";
+          if (option.disabled && option.selected) select.value = "";
         });
         Array.prototype.forEach.call(select.querySelectorAll("optgroup"), function (group) {
-          group.hidden = !group.querySelector("option:not([disabled])");
+          group.hidden = !group.querySelector("option:not([hidden])");
         });
       });
     }

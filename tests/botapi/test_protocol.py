@@ -215,12 +215,6 @@ def test_ping_replies_give_name_and_version() -> None:
     assert caught.value.kind == "wrong_request_id"
 
 
-def test_the_default_action_is_the_first_legal_one() -> None:
-    assert protocol.default_action(LEGAL) == LEGAL[0]
-    with pytest.raises(ValueError):
-        protocol.default_action([])
-
-
 @pytest.mark.parametrize(
     ("a", "b", "equal"),
     [

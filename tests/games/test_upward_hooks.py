@@ -50,8 +50,16 @@ class RecordingPages:
     def maybe_watched(self, game_id: int) -> bool:
         return True
 
-    def move_message(self, game_id: int, ply: int, seat: int, view: dict, events: list) -> dict:
-        return {"type": "game.move", "game": game_id, "ply": ply, "seat": seat}
+    def move_message(
+        self,
+        game_id: int,
+        ply: int,
+        seat: int,
+        view: dict,
+        events: list,
+        default: str | None = None,
+    ) -> dict:
+        return {"type": "game.move", "game": game_id, "ply": ply, "seat": seat, "default": default}
 
     def publish_finish(self, game_id: int, outcome: dict | None, seed: str | None) -> None:
         self.sent.append((game_id, {"type": "game.finished", "outcome": outcome}))

@@ -36,7 +36,7 @@ def test_json_lists_the_games_newest_first_with_results_when_public(api, world) 
     g2 = records[world.counted[1].pk]
     assert g2["seat"] == {"position": 1, "competitor_id": world.alpha.pk, "competitor": "ann/alpha",
                           "kind": "bot", "forfeited": False, "substituted": False, "rank": 1,
-                          "score": 25.0}  # fmt: skip
+                          "score": 25.0, "rank_note": None}  # fmt: skip
     assert [s["rank"] for s in g2["seats"]] == [1, 1, 3]
     hidden = records[world.set_open.pk]
     assert hidden["seat"]["rank"] is None and hidden["seat"]["score"] is None

@@ -269,7 +269,7 @@ def test_a_failing_house_policy_falls_back_to_the_default_and_is_logged(
     monkeypatch.setitem(CHOOSERS, "manila", policy)
     with caplog.at_level(logging.ERROR, logger="games.referee.house_bot"):
         decision = house_bot.decide("manila", 1, seat, state, 3)
-    assert decision.action == state.legal_actions(seat)[0]
+    assert decision.action == state.default_action(seat)
     assert (decision.source, decision.fault_kind) == ("default", "forfeited")
     assert "house bot" in decision.fault_detail
     assert any("house bot" in r.getMessage() for r in caplog.records)

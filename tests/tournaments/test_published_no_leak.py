@@ -26,7 +26,7 @@ from web.sockets import broadcast
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 SECRET_KEYS = {"private", "hidden", "seed"}
-MOVE_KEYS = {"type", "game", "ply", "seat", "view", "events"}
+MOVE_KEYS = {"type", "game", "ply", "seat", "view", "events", "default"}
 TURN_KEYS = {"type", "game", "ply", "seat"}
 FINISH_KEYS = {"type", "game", "outcome", "seed"}
 
@@ -83,4 +83,5 @@ def test_every_published_message_is_public(slug, published) -> None:
         view, events = expected[message["ply"]]
         assert message["view"] == view, f"ply {message['ply']}: not the spectator view"
         assert message["events"] == events, f"ply {message['ply']}: not the public events"
+        assert message["default"] is None  # the people chose every move
     assert sum(m["type"] == "game.finished" for m in published) == 1

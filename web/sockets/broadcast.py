@@ -80,10 +80,13 @@ def _watched(layer: Any, game_id: int) -> bool:
     return bool(getattr(layer, "groups", {}).get(group))  # the in-memory layer: look
 
 
-def move_message(game_id: int, ply: int, seat: int, view: dict, events: list) -> Message:
-    """The message of one applied move: its ply and seat, the spectator view, public events."""
+def move_message(
+    game_id: int, ply: int, seat: int, view: dict, events: list, default: str | None = None
+) -> Message:
+    """The message of one applied move: its ply and seat, the spectator view, public events,
+    and ``default`` ("timeout" or "fault" when the referee played the seat's default)."""
     return {"type": "game.move", "game": game_id, "ply": ply, "seat": seat, "view": view,
-            "events": events}  # fmt: skip
+            "events": events, "default": default}  # fmt: skip
 
 
 def publish_finish(game_id: int, outcome: dict | None, seed: str | None) -> None:

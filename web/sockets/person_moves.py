@@ -123,6 +123,8 @@ def frame(viewer: Viewer) -> dict[str, Any]:
     model = board_model(state, seat, names, playing=may_act)
     if not may_act:
         model["legal"] = []
+    if now.public:  # the final panel ranks as the record does (forfeits last, in words)
+        model["ranking"] = spectator.ranking(game)
     return {
         "type": "state",
         "game": game.pk,
@@ -139,7 +141,21 @@ def frame(viewer: Viewer) -> dict[str, Any]:
         "model": model,
         "clocks": clocks(game, seats, to_move),
         "outcome": spectator.outcome_of(game) if now.public else None,
+        # Plies the referee played the default for: {"<ply>": "timeout" | "fault"}.
+        "defaults": _defaults(game, seats, now.plies),
     }
+
+
+def _defaults(game: Game, seats: list[Seat], plies: int) -> dict[str, str]:
+    """``spectator.default_marks`` of the shown plies, by ply as a string.
+
+    Every default counts a fault on its seat or is played for a forfeited one,
+    so a game whose seats show neither has none: no query for the frames of
+    nearly every game (a refused act sends one, and the rate limit counts time).
+    """
+    if not any(seat.fault_count or seat.forfeited for seat in seats):
+        return {}
+    return {str(p): mark for p, mark in spectator.default_marks(game.pk, 0, plies).items()}
 
 
 def substitution_reason(seat: Seat) -> str:

@@ -20,6 +20,14 @@ from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
+DEFAULT_MARKS = {
+    "timeout": ' <span class="default-mark" data-default="timeout">'
+    "timed out: the default action was played</span>",
+    "fault": ' <span class="default-mark" data-default="fault">'
+    "no valid answer: the default action was played</span>",
+}
+"""The words after a ply the referee played for its seat (``PublicPly.default``)."""
+
 
 @register.simple_tag
 def ply_items(rows: Iterable[dict[str, Any]]) -> SafeString:
@@ -35,6 +43,8 @@ def ply_items(rows: Iterable[dict[str, Any]]) -> SafeString:
         )
         if ply.description:
             item += f' <span class="what">{escape(ply.description)}</span>'
+        if ply.default:
+            item += DEFAULT_MARKS[ply.default]
         if row["events"]:
             texts = "".join(f"<li>{escape(text)}</li>" for text in row["events"])
             item += f' <ul class="events">{texts}</ul>'

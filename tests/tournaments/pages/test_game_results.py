@@ -139,11 +139,15 @@ def test_forfeited_withdrawn_and_substituted_seats_are_marked(client: Client) ->
     page = client.get(f"/games/{game.pk}/").content.decode()
     by_name = rows(page)
     withdrawn = by_name[competitors[1].name]
-    assert "withdrawn" in withdrawn and "substituted" in withdrawn and "(forfeited)" in withdrawn
+    assert (
+        "withdrawn" in withdrawn
+        and "substituted" in withdrawn
+        and "(left the game: ranked last)" in withdrawn
+    )
     assert "unrated: withdrew from the event during the game" in withdrawn
-    assert "(forfeited)" in by_name[competitors[2].name]
+    assert "(left the game: ranked last)" in by_name[competitors[2].name]
     assert "Elo" in by_name[competitors[2].name], "a forfeit is rated (last)"
-    assert "(forfeited)" not in by_name[competitors[0].name]
+    assert "(left the game: ranked last)" not in by_name[competitors[0].name]
     assert not RatingChange.objects.filter(game=game, competitor=competitors[1]).exists()
 
 
@@ -196,4 +200,4 @@ def test_nothing_of_an_open_duplicate_set(client: Client) -> None:
     assert "dup-secret" not in page and "Download record" not in page
     assert "every game of this duplicate set has finished" in page
     seats = page[page.index("<h2>Seats") : page.index("<h2>Replay")]
-    assert "→" not in seats and "(forfeited)" not in seats
+    assert "→" not in seats and "(left the game: ranked last)" not in seats

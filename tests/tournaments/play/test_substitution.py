@@ -137,7 +137,7 @@ def test_the_game_page_the_api_and_the_replay_mark_the_substituted_seat() -> Non
         game.refresh_from_db()
 
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert page.count(">substituted</span>") == 1 and "(forfeited)" in page
+    assert page.count(">substituted</span>") == 1 and "(left the game: ranked last)" in page
     record = client.get(f"/api/v1/games/{game.pk}/").json()
     seat = record["seats"][absent]
     assert seat["substituted"] and seat["forfeited"] and seat["rank"] == 3

@@ -123,7 +123,7 @@ def test_the_record_has_no_private_part_of_a_move() -> None:
     body = answer.content.decode()
     for secret in ("HOST-DETAIL", "REQUEST-EXCERPT", "REPLY-EXCERPT", "1234", "latency"):
         assert secret not in body
-    assert set(answer.json()["moves"][0]) == {"ply", "seat", "action", "source"}
+    assert set(answer.json()["moves"][0]) == {"ply", "seat", "action", "source", "default"}
 
 
 @pytest.mark.django_db

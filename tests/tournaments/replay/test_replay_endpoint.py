@@ -21,6 +21,7 @@ import engines
 from engines import CHANCE
 from games.models import Game, Move
 from games.records.replay import MAX_PAGE
+from games.selectors import spectator
 from games.selectors.boards import board_model, legal_entries
 from tests.engines.helpers import perturb_secrets
 from tests.factories import CompetitorFactory
@@ -64,6 +65,8 @@ def test_a_finished_games_models_match_the_replay_for_every_seat(client, slug) -
             [entry] = body["positions"]
             state = replayed(game, position)
             expected = json.loads(json.dumps(board_model(state, seat_arg, names)))
+            if position == n:  # the end: the final panel's ranking, the record's
+                expected["ranking"] = json.loads(json.dumps(spectator.ranking(game)))
             assert entry["position"] == position
             assert entry["model"] == expected
             if position == n:
@@ -127,7 +130,7 @@ def test_a_running_game_gives_only_the_spectators_models_up_to_now(client, slug)
         other = perturb_secrets(state, None, rng)
         assert entry["model"] == json.loads(json.dumps(board_model(other, None, names)))
         move = entry["move"]
-        assert move is None or set(move) == {"ply", "seat", "chance"}
+        assert move is None or set(move) == {"ply", "seat", "chance", "default"}
 
 
 @pytest.mark.parametrize("seat", ["0", "2"])
@@ -151,7 +154,7 @@ def test_an_open_duplicate_sets_finished_game_stays_private(client) -> None:
     response = client.get(url(finished, start=0, count=5))
     body = response.json()
     assert body["public"] is False
-    assert all(set(p["move"]) == {"ply", "seat", "chance"} for p in body["positions"])
+    assert all(set(p["move"]) == {"ply", "seat", "chance", "default"} for p in body["positions"])
     assert b"dup" not in response.content.replace(b"duplicate", b"")
 
 

@@ -110,7 +110,7 @@ def test_a_person_replays_their_own_seat_during_the_game(table) -> None:
             assert move["description"] in offered
             assert "latencyMs" not in move  # a person's seat: as on a public record
         else:
-            assert set(move) == {"ply", "seat", "chance"}  # others' and chance's: bare
+            assert set(move) == {"ply", "seat", "chance", "default"}  # others' and chance's: bare
     assert perturbed_elsewhere  # the perturbation did change secrets the others saw
 
 
@@ -212,7 +212,7 @@ def test_an_open_duplicate_set_keeps_its_rules_for_holders() -> None:
     for entry in response.json()["positions"]:
         move = entry["move"]
         if move is not None and move["seat"] != 0:
-            assert set(move) == {"ply", "seat", "chance"}
+            assert set(move) == {"ply", "seat", "chance", "default"}
     assert response.json()["positions"][-1]["model"]["legal"] == []
     stranger = signed_in(UserFactory(username="dupx", password=None))
     assert stranger.get(url(finished, seat=0)).status_code == 403
@@ -236,4 +236,4 @@ def test_chance_moves_stay_bare_for_the_holder(table) -> None:
     game, (user, seat) = table["game"], table["ana"]
     body = signed_in(user).get(url(game, seat=seat, start=0, count=MAX_PAGE)).json()
     chance = [e["move"] for e in body["positions"] if e["move"] and e["move"]["seat"] == CHANCE]
-    assert chance and all(set(m) == {"ply", "seat", "chance"} for m in chance)
+    assert chance and all(set(m) == {"ply", "seat", "chance", "default"} for m in chance)

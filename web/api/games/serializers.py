@@ -160,6 +160,11 @@ class PublicSeatSerializer(serializers.Serializer):
     )
     rank = serializers.IntegerField(allow_null=True, help_text="1 = best; shown once finished.")
     score = serializers.FloatField(allow_null=True, help_text="Shown once finished.")
+    rank_note = serializers.CharField(
+        allow_null=True,
+        help_text="Why the rank is not the score's, in words: 'left the game: ranked last' "
+        "for a forfeited seat (resigned, timed out or faulted too often, withdrew).",
+    )
 
 
 class GameOutcomeSerializer(serializers.Serializer):
@@ -181,6 +186,12 @@ class PublicPlySerializer(serializers.Serializer):
     )
     events = serializers.ListField(
         child=serializers.DictField(), help_text="The public events this ply produced."
+    )
+    default = serializers.ChoiceField(
+        choices=["timeout", "fault"],
+        allow_null=True,
+        help_text="Set when the referee played the engine's default action for the seat: "
+        "timeout (its clock ran out) or fault (a bad answer, or a seat that left the game).",
     )
 
 
@@ -264,6 +275,10 @@ class RecordSeatSerializer(serializers.Serializer):
     substituted = serializers.BooleanField(
         help_text="A house bot played this person's seat from some point on."
     )
+    rank_note = serializers.CharField(
+        allow_null=True,
+        help_text="Why the rank is not the score's: 'left the game: ranked last' if forfeited.",
+    )
 
 
 class RecordMoveSerializer(serializers.Serializer):
@@ -273,6 +288,11 @@ class RecordMoveSerializer(serializers.Serializer):
     source = serializers.CharField(
         help_text="bot, person, chance, default (a default after a fault or a forfeit) or "
         "house (the house bot of a substituted seat)."
+    )
+    default = serializers.ChoiceField(
+        choices=["timeout", "fault"],
+        allow_null=True,
+        help_text="Set on a default: timeout (the clock ran out) or fault (any other).",
     )
 
 
