@@ -94,6 +94,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         self.viewer = viewer
         self.bucket = TokenBucket()
         self.last_sent: tuple | None = None
+        self.log_sent = 0  # plies of the game log this socket was sent (the whole log first)
         self.group = broadcast.group_name(game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -135,7 +136,8 @@ class PlayConsumer(AsyncWebsocketConsumer):
                 )
             elif kind == "resign":
                 await database_sync_to_async(person_moves.resign)(self.viewer.game_id, self.viewer)
-            elif kind == "sync":
+            elif kind == "sync":  # the page lost track: the whole log again
+                self.log_sent = 0
                 await self.send_frame(force=True)
         except PlayError as exc:
             await self.error(exc.code, exc.detail)
@@ -159,7 +161,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         seen = self.last_sent
         if not force and shows_ply is not None and seen is not None and shows_ply <= seen[0]:
             return
-        built = await database_sync_to_async(person_moves.frame)(self.viewer)
+        built = await database_sync_to_async(person_moves.frame)(self.viewer, self.log_sent)
         key = (
             built["ply"],
             built["status"],
@@ -169,6 +171,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if not force and key == self.last_sent:
             return
         self.last_sent = key
+        self.log_sent = built["log"]["to"]
         await self.send(text_data=json.dumps(built))
 
     # Messages published to the game's group (``broadcast``): each is only a cue.
