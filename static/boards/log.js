@@ -20,7 +20,7 @@
   var el = B.el;
 
   var STEP_MS = 650;           // one event's step while playing a frame's events
-  var PLAYBACK_MAX_MS = 9000;  // a long burst plays faster, never longer than this
+  var PLAYBACK_MAX_MS = 9000;  // what waits plays faster, never longer than this in all
 
   // Per engine: the event types that begin a phase (its heading). A round begins with
   // an event carrying `round` (Batavia, Cargo Noir, Grog Island) or `voyage` (Manila).
@@ -38,9 +38,9 @@
       lot_card: "The lot", bid: "Auction for the lot", pass: "Auction for the lot",
       auction_won: "Auction for the lot", auction_unsold: "Auction for the lot",
       draw: "Draw or play cards", drew: "Draw or play cards", played: "Draw or play cards",
-      seal: "Draw or play cards", reveal_for_move: "Moving the merchant", moved: "Moving the merchant",
+      reveal_for_move: "Moving the merchant", moved: "Moving the merchant",
       final_hex: "Moving the merchant", converted: "Converting posts into gold",
-      pirates: "Pirates attack", hand_played: "Pirates attack", game_over: "Game over",
+      pirates: "Pirates attack", hand_played: "The end: hands laid down", game_over: "Game over",
     },
     cargo_noir: {
       setup: "Setting up", casino: "Ships come back", outbid: "Ships come back",
@@ -206,12 +206,18 @@
       scroller.scrollTop = scroller.scrollHeight;
     }
 
-    function step(ms) {
+    /** The step of each waiting event: short enough that all of them play in PLAYBACK_MAX_MS. */
+    function stepMs() {
+      var waiting = queue.filter(function (li) { return li.classList.contains("hm-log-event"); }).length;
+      return Math.min(STEP_MS, Math.floor(PLAYBACK_MAX_MS / Math.max(1, waiting)));
+    }
+
+    function step() {
       var li = queue.shift();
       if (!li) { finish(); return; }
       reveal(li);
       scroller.scrollTop = scroller.scrollHeight;
-      timer = setTimeout(function () { step(ms); }, li.classList.contains("hm-log-event") ? ms : 0);
+      timer = setTimeout(step, li.classList.contains("hm-log-event") ? stepMs() : 0);
     }
 
     function play(items) {
@@ -225,7 +231,7 @@
       items.forEach(function (li) { li.hidden = true; queue.push(li); });
       skip.hidden = false;
       box.setAttribute("data-playing", "true");
-      if (timer === null) { step(Math.min(STEP_MS, Math.floor(PLAYBACK_MAX_MS / events))); }
+      if (timer === null) { step(); }
     }
 
     /** Take a state frame's log part; false if it does not continue what is kept. */

@@ -30,6 +30,7 @@
   var PASS_TYPES = ["pass", "skip_buy", "decline", "decline_claims", "market_skip", "end_smuggling", "end_trade"];
   var log = window.HMLog ? window.HMLog.create($("play-log")) : null;
   var wasMyTurn = false;
+  var acted = false;      // an action was sent since the last frame
 
   var REFUSALS = {
     stale_ply: "The game moved on before your action arrived; the board now shows the current position.",
@@ -99,9 +100,14 @@
     var model = message.model;
     model.hasLog = !!log;
     var mayAct = message.yourTurn && message.status === "running";
-    var focusInBoard = root.contains(document.activeElement) || document.activeElement === document.body;
+    // Focus to keep: inside the board, or lost to the page by the click that just acted.
+    var focusInBoard = root.contains(document.activeElement) ||
+      (acted && document.activeElement === document.body);
+    acted = false;
     model.onAction = mayAct ? function (index) {
       if (send({ type: "act", ply: message.ply, index: index })) {
+        acted = true;
+        if (log) { log.finish(); }  // the person acted: what led here need not play on
         HMBoards.setBusy(root, true);
         $("play-refused").hidden = true;
       }
@@ -128,6 +134,10 @@
     drawClocks();
     keepFocus(focusInBoard, mayAct);
     if (mayAct && !wasMyTurn) { turnCame(); }
+    if (mayAct && !wasMyTurn && document.activeElement === document.body) {
+      var first = firstControl();  // the turn came and focus is nowhere: the first control
+      if (first) { first.focus({ preventScroll: true }); }
+    }
     wasMyTurn = mayAct;
   }
 
