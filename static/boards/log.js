@@ -140,8 +140,11 @@
           phase = null;
           items.push(heading("hm-log-round", r));
         }
-        var p = event.type === "turn" ? plainNames(model, "Seat " + event.seat + "'s turn") : table[event.type];
-        if (event.type === "turn" && typeof event.seat !== "number") { p = null; }
+        var p = table[event.type];
+        if (event.type === "turn") {  // Cargo Noir: each family's turn is a phase of the round
+          p = typeof event.seat !== "number" ? null
+            : (event.seat === model.seat ? "Your turn" : plainNames(model, "Seat " + event.seat) + "'s turn");
+        }
         if (p && p !== phase) {
           phase = p;
           items.push(heading("hm-log-phase", p));

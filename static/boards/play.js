@@ -167,8 +167,17 @@
     }
   }
 
+  // The person's choice, kept in localStorage (which a browser may refuse: then it is off).
+  function remembered() {
+    try { return localStorage.getItem(NOTIFY_KEY) === "on"; } catch (e) { return false; }
+  }
+
+  function remember(on) {
+    try { localStorage.setItem(NOTIFY_KEY, on ? "on" : "off"); } catch (e) { /* kept for this page only */ }
+  }
+
   function notifying() {
-    return "Notification" in window && Notification.permission === "granted" && localStorage.getItem(NOTIFY_KEY) === "on";
+    return "Notification" in window && Notification.permission === "granted" && remembered();
   }
 
   function setUpNotifications() {
@@ -176,10 +185,10 @@
     if (!box || !("Notification" in window)) { return; }
     box.checked = notifying();
     box.addEventListener("change", function () {
-      if (!box.checked) { localStorage.setItem(NOTIFY_KEY, "off"); return; }
+      if (!box.checked) { remember(false); return; }
       Notification.requestPermission().then(function (answer) {
         box.checked = answer === "granted";
-        localStorage.setItem(NOTIFY_KEY, box.checked ? "on" : "off");
+        remember(box.checked);
       });
     });
   }
