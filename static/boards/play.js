@@ -126,6 +126,7 @@
     document.title = (mayAct ? "▶ Your turn — " : (message.status === "finished" ? "■ Game over — " : "")) + baseTitle;
     $("play-notify-label").hidden = !("Notification" in window) || !message.seats.length ||
       message.status !== "running";
+    $("play-keys").hidden = !message.seats.length;  // P is for players; the page's keys list
     var resign = $("play-resign");
     resign.hidden = !(message.seats.length && message.status === "running" &&
       message.seats.some(function (s) { return message.forfeited.indexOf(s) < 0; }));
