@@ -55,7 +55,7 @@ def log_entries(game: Game, start: int, seats: Iterable[int] = ()) -> dict[str, 
             "seat": ply.seat,
             "events": [_event(rules, event) for event in ply.events],
         }
-        default = ply.as_dict().get("default")
+        default = getattr(ply, "default", None)  # PublicPly's mark, where the record has it
         if default:
             entry["default"] = default
         if ply.ply in own:
