@@ -98,10 +98,12 @@
   }
 
   /**
-   * The log of one page, drawn into the empty element `box`. `update(frame)` takes each
-   * state frame; `finish()` shows at once whatever is still waiting for its step.
+   * The log of one page, drawn into the empty element `box`; the "Now:" line and its skip
+   * button go into `barHost` when given (above the board, where a phone's reader is),
+   * else above the log. `update(frame)` takes each state frame; `finish()` shows at once
+   * whatever is still waiting for its step.
    */
-  function create(box) {
+  function create(box, barHost) {
     var entries = [];         // every ply's entry, in order (from the frames' "log")
     var model = null;         // the newest board model (names, seat)
     var round = null;         // the current round heading, while drawing
@@ -117,7 +119,7 @@
     var scroller = el("div", { class: "hm-log-scroll", tabindex: "0", role: "region", "aria-label": "Game log" }, list);
     box.classList.add("hm-panel", "hm-log");
     box.appendChild(el("h2", { class: "hm-panel-title" }, "Game log ", count));
-    box.appendChild(el("div", { class: "hm-log-bar" }, now, skip));
+    (barHost || box).appendChild(el("div", { class: "hm-log-bar" }, now, skip));
     box.appendChild(scroller);
 
     function nearBottom() {

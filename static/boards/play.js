@@ -28,7 +28,7 @@
   var PHONE_WIDTH = 700;  // narrower than this, the first control is scrolled to on your turn
   // The legal action P plays: passing, or declining where the game calls it that.
   var PASS_TYPES = ["pass", "skip_buy", "decline", "decline_claims", "market_skip", "end_smuggling", "end_trade"];
-  var log = window.HMLog ? window.HMLog.create($("play-log")) : null;
+  var log = window.HMLog ? window.HMLog.create($("play-log"), $("play-now")) : null;
   var wasMyTurn = false;
   var acted = false;      // an action was sent since the last frame
 
