@@ -126,14 +126,29 @@
         el("thead", {}, el("tr", {}, el("th", {}, "Company"), el("th", {}, "Seal"), el("th", { class: "hm-num" }, "In play"),
           el("th", { class: "hm-num" }, "Lot"), hand ? el("th", { class: "hm-num" }, "Hand") : null, el("th", {}, ""))),
         el("tbody", {}, rows))),
-      el("p", { class: "bt-small" }, "Cards in play: ", el("strong", {}, String(v.cards_in_play_total)),
-        " of " + v.pirate_threshold + " before pirates attack the biggest company."),
+      pirateLine(v),
       turn.convertible && turn.convertible.length ? el("p", { class: "bt-small" }, "New post: ", companyTag(turn.new_post_company),
         " · may return one post of: ", turn.convertible.map(function (c) { return companyTag(c); }),
         turn.convert_chosen && turn.convert_chosen.length ? [" · chosen: ", turn.convert_chosen.map(function (c) { return companyTag(c); })] : null) : null,
       extra.length ? el("div", { class: "hm-controls" }, extra.map(function (e) {
         return B.controlFor(model, e, e.action.type === "done" ? "stop playing, move" : "finish converting");
       })) : null);
+  }
+
+  // The pirates' count: during play how near the attack is; after the end (when the hands
+  // are laid out and the count can pass the limit) that it no longer matters.
+  function pirateLine(v) {
+    var rule = "Ship cards in front of all players together. As soon as they reach " +
+      v.pirate_threshold + " (right after a player's action), pirates attack the company with the " +
+      "most cards in play: all its cards in play are discarded.";
+    if (v.final) {
+      return el("p", { class: "bt-small", title: rule }, "Cards in play at the end: ",
+        el("strong", {}, String(v.cards_in_play_total)),
+        ". The game is over, so pirates no longer attack (during play they attack at " +
+        v.pirate_threshold + ").");
+    }
+    return el("p", { class: "bt-small", title: rule }, "Cards in play: ", el("strong", {}, String(v.cards_in_play_total)),
+      " of " + v.pirate_threshold + " before pirates attack the biggest company.");
   }
 
   // -------------------------------------------------------------- auction

@@ -6,7 +6,7 @@
 //   {engine, numPlayers, seat /* int or null (spectator) */, names /* seat -> name */,
 //    view /* engine view for that seat */, legal /* [{index, action, text}], [] if not
 //    this seat's turn */, onAction /* function(index) or null */, events /* [text] */,
-//    toMove /* [seat] */}
+//    toMove /* [seat] */, hasLog /* true: the page shows the game log (log.js) */}
 //
 // Legal actions become controls on the board via `control()`; renderers call
 // `ctx.take(entry)` style helpers through `controlFor(model, entry, label)` so every
@@ -22,7 +22,7 @@
   // Each seat also has a letter-free shape marker (see seatMark) so colour is never
   // the only cue.
   var PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9"];
-  var TEXT_ON = ["#fff", "#000", "#fff", "#000", "#000"];
+  var TEXT_ON = ["#fff", "#000", "#000", "#000", "#000"];  // each ≥ 4.5:1 on its colour
   var MARKS = ["●", "▲", "■", "◆", "★"];
 
   function append(node, child) {
@@ -72,7 +72,7 @@
 
   /** The seat's colour (colour-blind-safe, up to 5 seats); grey for none/chance. */
   function seatColour(seat) {
-    if (seat === null || seat === undefined || seat < 0) { return "#777"; }
+    if (seat === null || seat === undefined || seat < 0) { return "#6b6b6b"; }
     return PALETTE[seat % PALETTE.length];
   }
 
@@ -170,8 +170,13 @@
       movers.map(function (s) { return seatChip(model, s); }));
   }
 
-  /** The recent public events as a list. */
+  /**
+   * The recent public events as a list, for a board without the game log (the
+   * preview, the replay). A live page keeps the whole log beside the board
+   * (static/boards/log.js) and sets `model.hasLog`: then nothing here.
+   */
   function eventList(model, limit) {
+    if (model.hasLog) { return null; }
     var events = (model.events || []).slice(-(limit || 8));
     if (!events.length) { return null; }
     return panel("Recent events", el("ol", { class: "hm-events" },

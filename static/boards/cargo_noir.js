@@ -263,12 +263,12 @@
     el("div", { class: "cn-player-head" }, B.seatChip(model, seat),
       el("span", { class: "cn-vp", title: "victory points of the cards held" }, p.victory_points + " VP")),
     el("dl", { class: "cn-facts" },
-      el("dt", {}, "Safe"), el("dd", {}, plural(p.coins, "coin")),
+      el("dt", { title: "Coins the family holds, to leave at ports and to buy victory cards." }, "Safe"), el("dd", {}, plural(p.coins, "coin")),
       el("dt", {}, "Ships"), el("dd", {},
         shipsOf(model, p.ships_home, seat), " ",
         el("span", { class: "cn-note" }, p.ships + " in all: " + p.ships_home + " home, " + p.ships_at_casino + " casino, " +
           p.ships_at_black_market + " market, " + atPorts + " at ports")),
-      el("dt", {}, "Warehouse"), el("dd", {}, el("span", { class: stored > p.capacity ? "cn-over" : "" }, stored + " / " + p.capacity), " ", goods),
+      el("dt", { title: "Goods stored now / how many the warehouse holds; over capacity, goods must be discarded at the end of phase II." }, "Warehouse"), el("dd", {}, el("span", { class: stored > p.capacity ? "cn-over" : "" }, stored + " / " + p.capacity), " ", goods),
       el("dt", {}, "Cards"), el("dd", {}, cards.length ? cards : el("span", { class: "cn-note" }, "none"))),
     controlRow(discards, "Discard:"));
   }

@@ -123,7 +123,7 @@
       el("span", { class: "gi-round" }, "Round " + view.round),
       el("span", {}, "Start player ", B.seatChip(model, view.start_player)),
       el("span", { class: "gi-stage" }, STAGES[view.stage] || view.stage),
-      el("span", { class: "gi-muted" }, "Locks left: " + view.locks_left + " · decks: " +
+      el("span", { class: "gi-muted", title: "Locks left: lock pieces still in the supply (bid space 4 locks a free building). Decks: cards left in each draw pile." }, "Locks left: " + view.locks_left + " · decks: " +
         view.decks.objective + " objectives, " + view.decks.treasure + " treasure, " + view.decks.parrot + " parrots"),
       hint ? el("span", { class: "gi-hint" }, hint) : null);
   }

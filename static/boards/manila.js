@@ -39,8 +39,10 @@
     }, B.seatMark(seat));
   }
 
+  var EMPTY_TIP = "Free: no accomplice stands here yet.";
+
   function emptyDot(text, tip) {
-    return el("span", { class: "mn-dot mn-empty", title: tip || "free" }, text);
+    return el("span", { class: "mn-dot mn-empty", title: tip || EMPTY_TIP }, text);
   }
 
   function where(model, pred) { return B.legalWhere(model, pred); }
@@ -64,6 +66,18 @@
     return costs.length > 0 && (money === 0 || money < Math.min.apply(null, costs));
   }
 
+  var STOWAWAY_TIP = "Free for you: you cannot pay for any place, even by mortgaging, so as a " +
+    "stowaway you may take a free boat seat for nothing (or pass).";
+
+  // The next seat of a boat as a control: its price, or "free" for a stowaway (explained).
+  function seatControl(model, entry, boat) {
+    if (!stowaway(model)) { return B.controlFor(model, entry, String(boat.next_seat_cost), "mn-seat-control"); }
+    var button = B.controlFor(model, entry, "free", "mn-seat-control");
+    button.title = entry.text + " — " + STOWAWAY_TIP;
+    button.setAttribute("aria-label", button.title);
+    return button;
+  }
+
   // ------------------------------------------------------------ the boats
   function boatCard(model, good, boat) {
     var v = model.view;
@@ -74,7 +88,7 @@
       } else if (i === boat.crew.length && !boat.berth) {
         var place = where(model, function (a) { return a.type === "place" && a.space === good; });
         seats.push(place.length
-          ? B.controlFor(model, place[0], stowaway(model) ? "free" : String(boat.next_seat_cost), "mn-seat-control")
+          ? seatControl(model, place[0], boat)
           : emptyDot(String(boat.next_seat_cost), "next seat costs " + boat.next_seat_cost));
       } else {
         seats.push(emptyDot("", "seat"));
@@ -94,7 +108,8 @@
     if (boat.position < 0) { state = "not yet started"; }
     return el("div", { class: "mn-boat mn-good-" + good + (boat.plundered ? " mn-plundered" : "") },
       el("div", { class: "mn-boat-head" },
-        el("strong", {}, title(good)), " ", el("span", { class: "mn-muted" }, boat.payout + " ₱")),
+        el("strong", {}, title(good)), " ",
+        el("span", { class: "mn-muted", title: "If this boat reaches Manila, its crew share " + boat.payout + " pesos: each accomplice aboard gets an equal part." }, boat.payout + " ₱")),
       el("div", { class: "mn-seats", "aria-label": "seats of the " + good + " boat" }, seats),
       el("div", { class: "mn-boat-state" }, state),
       actions.length ? el("div", { class: "hm-controls mn-boat-controls" }, actions) : null);
@@ -133,8 +148,12 @@
       grid.appendChild(cell);
     });
     for (var pos = ROUTE_END; pos >= 0; pos--) {
-      grid.appendChild(el("div", { class: "mn-row-label" + (pos === ROUTE_END ? " mn-pirate-row" : "") },
-        pos === ROUTE_END ? "☠13" : String(pos)));
+      grid.appendChild(el("div", {
+        class: "mn-row-label" + (pos === ROUTE_END ? " mn-pirate-row" : ""),
+        title: pos === ROUTE_END
+          ? "Space 13: pirates may board a boat that stops here, and plunder it after the third roll."
+          : "Space " + pos + " of the route: a boat that passes space 13 reaches Manila (⚓).",
+      }, pos === ROUTE_END ? "☠13" : String(pos)));
       columns.forEach(function (g) {
         var boat = v.boats[g];
         var cell = el("div", {
@@ -162,7 +181,7 @@
     var space = v.spaces[name];
     var place = where(model, function (a) { return a.type === "place" && a.space === name; });
     var who = space.seat === null || space.seat === undefined
-      ? (place.length ? B.controlFor(model, place[0], "place (" + space.cost + " ₱)", "mn-space-control") : emptyDot("", "free"))
+      ? (place.length ? B.controlFor(model, place[0], "place (" + space.cost + " ₱)", "mn-space-control") : emptyDot("", EMPTY_TIP))
       : seatDot(model, space.seat);
     return el("li", { class: "mn-space" },
       el("span", { class: "mn-space-name" }, label),
@@ -207,7 +226,7 @@
       if (i === pirates.length && placePirate.length) {
         return B.controlFor(model, placePirate[0], "place (5 ₱)", "mn-space-control");
       }
-      return emptyDot("", "free");
+      return emptyDot("", EMPTY_TIP);
     });
     var stay = where(model, function (a) { return a.type === "stay"; });
     var pilotStop = where(model, function (a) { return a.type === "pilot_stop"; });
@@ -245,7 +264,10 @@
     var skip = where(model, function (a) { return a.type === "skip_buy"; });
     return B.panel("Share market",
       el("table", { class: "hm-table mn-market" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Good"), el("th", {}, "Price"), el("th", { class: "hm-num" }, "Left"), el("th", {}, "Share"))),
+        el("thead", {}, el("tr", {}, el("th", {}, "Good"),
+          el("th", { title: "What one share of the good is worth at the end; it rises a step for each boat of the good that reaches Manila." }, "Price"),
+          el("th", { class: "hm-num", title: "Shares of the good the bank still has to sell." }, "Left"),
+          el("th", { title: "What the harbour master pays to buy one share now." }, "Share"))),
         el("tbody", {}, rows)),
       skip.length ? el("div", { class: "hm-controls" }, skip.map(function (e) { return B.controlFor(model, e, "buy nothing"); })) : null,
       el("p", { class: "mn-small mn-muted" }, "The game ends when a price reaches 30."));
@@ -301,7 +323,7 @@
     return B.panel("Players",
       el("div", { class: "mn-table-wrap" }, el("table", { class: "hm-table" },
         el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", { class: "hm-num" }, "Pesos"),
-          el("th", {}, "Shares"), el("th", { class: "hm-num" }, "Loans"), el("th", { class: "hm-num", title: "accomplices left" }, "Acc."),
+          el("th", {}, "Shares"), el("th", { class: "hm-num", title: "Shares mortgaged to the bank (12 pesos each; 15 to redeem)." }, "Loans"), el("th", { class: "hm-num", title: "Accomplices left to place this voyage." }, "Acc."),
           null)),
         el("tbody", {}, rows))),
       redeem.length ? el("div", { class: "hm-controls" }, el("span", { class: "mn-small" }, "Redeem mortgaged shares (15 ₱ each):"),
@@ -327,6 +349,9 @@
     if (final) { root.appendChild(B.standings(model, final.scores, final.ranks, "pesos")); }
     var bidding = auction(model);
     if (bidding) { root.appendChild(bidding); }
+    if (place.length && stowaway(model)) {
+      root.appendChild(el("p", { class: "hm-wide mn-small mn-stowaway" }, "“free”: " + STOWAWAY_TIP));
+    }
     var left = el("div", { class: "mn-left" }, sea(model));
     var right = el("div", { class: "mn-right" }, harbour(model), shipyard(model), others(model));
     root.appendChild(el("div", { class: "mn-main hm-wide" }, left, right));

@@ -110,6 +110,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         self.chat_reader = await database_sync_to_async(table_chat.reader_for)(
             game_id, self.scope.get("user")
         )
+        self.log_sent = 0  # plies of the game log this socket was sent (the whole log first)
         self.group = broadcast.group_name(game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -154,7 +155,8 @@ class PlayConsumer(AsyncWebsocketConsumer):
                 )
             elif kind == "resign":
                 await database_sync_to_async(person_moves.resign)(self.viewer.game_id, self.viewer)
-            elif kind == "sync":
+            elif kind == "sync":  # the page lost track: the whole log again
+                self.log_sent = 0
                 if self.wants_state:
                     await self.send_frame(force=True)
                 if self.wants_chat:
@@ -214,7 +216,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         seen = self.last_sent
         if not force and shows_ply is not None and seen is not None and shows_ply <= seen[0]:
             return
-        built = await database_sync_to_async(person_moves.frame)(self.viewer)
+        built = await database_sync_to_async(person_moves.frame)(self.viewer, self.log_sent)
         key = (
             built["ply"],
             built["status"],
@@ -224,6 +226,7 @@ class PlayConsumer(AsyncWebsocketConsumer):
         if not force and key == self.last_sent:
             return
         self.last_sent = key
+        self.log_sent = built["log"]["to"]
         await self.send(text_data=json.dumps(built))
 
     # Messages published to the game's group (``broadcast``): each is only a cue.

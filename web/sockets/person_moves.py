@@ -27,7 +27,7 @@ from games.referee import steps as referee
 from games.referee.decisions import Decision
 from games.referee.dispatch import schedule_advance
 from games.referee.turns import GRACE_MS, charge_time_bank
-from games.selectors import spectator
+from games.selectors import game_log, spectator
 from games.selectors.boards import board_model
 from web.sockets import broadcast
 
@@ -98,8 +98,12 @@ def clocks(game: Game, seats: list[Seat], to_move: list[int]) -> dict[str, Any]:
     return {"moveTimeMs": game.move_time_ms, "timeBankMs": game.time_bank_ms, "seats": rows}
 
 
-def frame(viewer: Viewer) -> dict[str, Any]:
+def frame(viewer: Viewer, log_from: int = 0) -> dict[str, Any]:
     """What the socket is shown now: the board model for its seat, clocks, the game's status.
+
+    ``log`` holds the game log's entries (``game_log.log_entries``) from ply
+    ``log_from`` on: the whole history on a socket's first frame, then what the
+    socket has not been sent yet.
 
     A seat holder gets the model of its seat (that to move, if it holds
     several) with its legal actions when it may act; anyone else the
@@ -143,6 +147,7 @@ def frame(viewer: Viewer) -> dict[str, Any]:
         "outcome": spectator.outcome_of(game) if now.public else None,
         # Plies the referee played the default for: {"<ply>": "timeout" | "fault"}.
         "defaults": _defaults(game, seats, now.plies),
+        "log": game_log.log_entries(game, log_from, viewer.seats),
     }
 
 

@@ -178,6 +178,13 @@ def test_a_finished_game_shows_no_end_while_its_set_plays_the_deal(slug, setting
             found.append(f"{who} socket: ply or outcome")
         if frame["model"]["view"] != plain(deal.before.view(seat)) or frame["model"]["legal"]:
             found.append(f"{who} socket: view")
+        log = frame["log"]
+        if log["to"] != deal.plies - 1 or len(log["entries"]) != deal.plies - 1:
+            found.append(f"{who} socket: game log length")
+        if "game_over" in {e["type"] for entry in log["entries"] for e in entry["events"]}:
+            found.append(f"{who} socket: game log game_over")
+        if deal.game_over_text in json.dumps(log):
+            found.append(f"{who} socket: game log end text")
     assert found == [], "the end shows while the set plays its deal"
 
     finish_games(others)  # the set is over: the deal is no secret any more
@@ -186,6 +193,8 @@ def test_a_finished_game_shows_no_end_while_its_set_plays_the_deal(slug, setting
     frame = socket_frame(first.pk)
     assert frame["ply"] == deal.plies and frame["outcome"] is not None
     assert frame["model"]["view"] == plain(deal.end.view(None))
+    assert frame["log"]["to"] == deal.plies
+    assert frame["log"]["entries"][-1]["events"][-1]["text"] == deal.game_over_text
     listed = signed_in[1].get(f"/api/v1/bots/{bot.pk}/games/").json()["results"]
     assert [g["seed"] for g in listed if g["id"] == first.pk] == [first.seed]
 

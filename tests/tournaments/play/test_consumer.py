@@ -380,3 +380,30 @@ def test_sync_sends_the_current_frame_again() -> None:
 
     first, again = async_to_sync(scenario)()
     assert again["ply"] == first["ply"] and again["model"] == first["model"]
+
+
+def test_the_game_log_comes_whole_first_then_continues_and_a_sync_sends_it_whole_again() -> None:
+    game, players = manila_game()
+    mover = to_move(game)
+    start = game.next_ply  # the opening deal: chance's plies, each with its public events
+
+    async def scenario():
+        seat = Socket(game.pk, players[mover].user)
+        first = await seat.open()
+        await seat.send_json({"type": "act", "ply": first["ply"], "index": 0})
+        after = await seat.until(first["ply"] + 1)
+        await seat.send_json({"type": "sync"})
+        again = await seat.state()
+        await seat.close()
+        return first, after, again
+
+    first, after, again = async_to_sync(scenario)()
+    assert first["log"]["from"] == 0 and first["log"]["to"] == start > 0
+    assert [e["ply"] for e in first["log"]["entries"]] == list(range(start))
+    assert all(e["seat"] == CHANCE and "mine" not in e for e in first["log"]["entries"])
+    assert any(e["events"] for e in first["log"]["entries"])
+    assert after["log"]["from"] == start and after["log"]["to"] == after["ply"]
+    (own, *_rest) = after["log"]["entries"]
+    assert own["ply"] == start and own["seat"] == mover and own["mine"]
+    assert again["log"]["from"] == 0 and again["log"]["to"] == again["ply"]
+    assert again["log"]["entries"][: start + 1] == first["log"]["entries"] + [own]

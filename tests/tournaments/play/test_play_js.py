@@ -31,7 +31,7 @@ const sockets = [], timeouts = [];
 class WebSocket { constructor(url) { this.url = url; sockets.push(this); } }
 WebSocket.OPEN = 1;
 const context = {
-  document: { getElementById: element, title: "Play" },
+  document: { getElementById: element, title: "Play", addEventListener() {} },
   window: { HMBoards: { render() {}, setBusy() {}, el() { return {}; } }, confirm: () => false },
   WebSocket, location: { protocol: "http:", host: "127.0.0.1:8000" },
   performance: { now: () => 0 }, setInterval() {},

@@ -8,8 +8,10 @@ frame and sends it. Then the middle of the game is logged without sockets
 own write), and fresh sockets of every seat holder and a spectator, joining
 the running game, play its last stretch to the end. Afterwards every frame
 each socket received is checked against an independent replay of the move
-log at the frame's ply: a seat's board model holds exactly
-``state.view(seat)`` (so nothing of another seat's hidden part), its legal
+log at the frame's ply, and the game log the frames brought (the whole history
+on a socket's first frame, then what came since) against the replay's events,
+with a seat's own moves described for that seat only. A seat's board model
+holds exactly ``state.view(seat)`` (so nothing of another seat's hidden part), its legal
 actions only on its own turn and exactly the engine's; a spectator's holds
 exactly ``state.view(None)`` and no actions.
 
@@ -85,6 +87,42 @@ async def play_through_sockets(
     raise AssertionError("the game did not end")
 
 
+def replayed_log(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The game log ``seat`` (None: a spectator) should be shown, from a replay of the moves:
+    each ply's new public events, and the seat's own action described on its own plies only."""
+    rules = engines.get(game.engine)
+    state = rules.new_game(game.num_players, game.options)
+    log = []
+    for move in game.moves.order_by("ply"):
+        before = len(state.events)
+        state.apply(move.seat, move.action)
+        entry: dict[str, Any] = {
+            "ply": move.ply,
+            "seat": move.seat,
+            "texts": [rules.describe_event(e) for e in state.events[before:]],
+        }
+        if seat is not None and move.seat == seat:
+            entry["mine"] = rules.describe(move.action)
+        log.append(entry)
+    return log
+
+
+def received_log(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log a page keeps from its frames: the first brings it whole, each next one continues
+    it where the last stopped (a frame never skips or repeats plies)."""
+    log: list[dict[str, Any]] = []
+    for frame in frames:
+        part = frame["log"]
+        assert part["from"] == len(log), (part["from"], len(log))
+        assert part["to"] == frame["ply"] == part["from"] + len(part["entries"])
+        log += part["entries"]
+    return [
+        {"ply": e["ply"], "seat": e["seat"], "texts": [x["text"] for x in e["events"]]}
+        | ({"mine": e["mine"]} if "mine" in e else {})
+        for e in log
+    ]
+
+
 def replayed_states(game: Game) -> dict[int, engines.State]:
     """The state after every number of moves of the finished game's log."""
     state = engines.get(game.engine).new_game(game.num_players, game.options)
@@ -130,6 +168,13 @@ def test_whole_game_through_the_sockets_shows_each_socket_only_its_own_view(
         seat = None if position == n else position
         assert first.frames[0]["ply"] == first_ply and last.frames[0]["ply"] == resumed_at
         frames = [f for f in first.frames + last.frames if f["type"] == "state"]
+        expected_log = replayed_log(game, seat)
+        for socket in (first, last):  # each socket's log: the whole story, its own moves only
+            shown = received_log([f for f in socket.frames if f["type"] == "state"])
+            assert shown == expected_log[: len(shown)], f"seat {seat}"
+        assert len(received_log([f for f in last.frames if f["type"] == "state"])) == len(
+            expected_log
+        )
         assert frames[-1]["status"] == "finished" and frames[-1]["outcome"]
         assert not [f for f in first.frames + last.frames if f["type"] == "error"]
         for frame in frames:
