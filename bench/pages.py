@@ -20,9 +20,9 @@ pool or anew): per page the query count, CPU ms (this process) and wall ms
 process for a new connection; printed for the cold column) at p50 and p95 over
 ``--repeat`` requests, and the ratio of each p95 to the trivial view's measured
 in the same run, twice:
-*cold*, the page cache (``web.cache.pagecache``) emptied before each
+*cold*, every fragment retired (``web.cache.versions.clear``) before each
 request, so every request renders (what a request costs right after a write),
-and *warm*, served from the page cache (what an anonymous visitor gets until
+and *warm*, its fragments from the cache (what a visitor gets until
 the next write). The goal is every page within 3x the trivial view at p95 and
 the same at both sizes; it is read off the warm column. Rows marked "signed
 in" are requested by the bench person (the owner's log by the bench bot's
@@ -395,7 +395,7 @@ def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]
     from django.db import close_old_connections, connection
     from django.test import Client
 
-    from web.cache import pagecache
+    from web.cache import versions
 
     client = Client()
     if who == "owner":  # the owner's page: only its owner sees it
@@ -420,7 +420,7 @@ def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]
 
     def cold() -> None:
         if not warm:
-            pagecache.clear()
+            versions.clear()
 
     queries: list[str] = []
 

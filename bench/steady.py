@@ -213,13 +213,13 @@ def stream(requests: int, writes_every: int, seed: int) -> Seen:
     from django.test import Client
 
     from games.models import Game
-    from web.cache import pagecache
+    from web.cache import versions
 
     rng = random.Random(seed)
     traffic = Traffic(rng, give_bot_pages())
     anonymous, signed_in = Client(), Client()
     signed_in.force_login(get_user_model().objects.get(username=PERSON))
-    pagecache.clear()
+    versions.clear()
     seen: Seen = defaultdict(list)
     engines_cycle = itertools.cycle(ENGINE_SLUGS)
     for number in range(1, requests + 1):

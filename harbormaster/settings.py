@@ -92,9 +92,9 @@ DATABASES = {"default": env.database(ENVIRON, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.read(ENVIRON, "REDIS_URL")
-# web.cache.pagecache: how long an anonymous public page is kept at most (its
-# version tokens invalidate it sooner); 0 turns the page cache off.
-PAGECACHE_SECONDS = 60
+# web.cache.versions: how long a page's {% cache %} fragment is kept at most (its
+# versions retire it sooner, web.cache.invalidation); 0 turns fragments off.
+CACHE_FRAGMENT_SECONDS = 600
 CHANNEL_LAYERS = env.channel_layers(ENVIRON)
 # Throttle counters (login attempts, API rates): Redis with servers, memory embedded.
 CACHES = env.caches(ENVIRON)
