@@ -84,6 +84,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The row-heavy partials ({% jinja %}, web.jinja; decision 0032).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "web.jinja.environment"},
+    },
 ]
 
 # --- data -------------------------------------------------------------------

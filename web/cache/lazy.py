@@ -15,7 +15,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from django.utils.functional import SimpleLazyObject, new_method_proxy
+from django.utils.functional import SimpleLazyObject, empty, new_method_proxy
 
 
 class LazyValue(SimpleLazyObject):
@@ -26,6 +26,18 @@ class LazyValue(SimpleLazyObject):
     __index__ = new_method_proxy(operator.index)
     __le__ = new_method_proxy(operator.le)
     __ge__ = new_method_proxy(operator.ge)
+
+    def resolve(self) -> Any:
+        """The value itself (read now if it was not): for a Jinja2 partial, which then
+        reads it without the proxy's step per attribute."""
+        if self._wrapped is empty:  # LazyObject's protocol for subclasses (_setup, _wrapped)
+            self._setup()
+        return self._wrapped
+
+
+def resolved(value: Any) -> Any:
+    """``value``, or what it stands for if it is a :class:`LazyValue`."""
+    return value.resolve() if isinstance(value, LazyValue) else value
 
 
 def lazy(read: Callable[[], Any]) -> Any:
