@@ -390,7 +390,7 @@ def pages() -> list[tuple[str, str, str]]:
 
 
 def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]:
-    """One page's figures; ``warm`` False empties the page cache before each request."""
+    """One page's figures; ``warm`` False retires every fragment before each request."""
     from django.contrib.auth import get_user_model
     from django.db import close_old_connections, connection
     from django.test import Client
@@ -431,7 +431,7 @@ def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]
     get()  # once: whatever is built once per database (a long game's stored record)
     cold()
     if warm:
-        get()  # stored: the counted request below is served from the page cache
+        get()  # stored: the counted request below reads its fragments from the cache
     with connection.execute_wrapper(counting):
         body = get()
     cpu, wall = [], []
@@ -460,13 +460,13 @@ def _p95(values: list[float]) -> float:
 
 
 def report(label: str, repeat: int, print_: Callable[[str], None] = print) -> None:
-    """Cold (rendered) and warm (page cache) columns of every page, beside the trivial view."""
+    """Cold (rendered) and warm (fragments kept) columns of every page, beside the trivial view."""
     listed = pages()
     cold = [measure(path, repeat, False, who) for _, path, who in listed]
     warm = [measure(path, repeat, True, who) for _, path, who in listed]
     print_(f"\n{label}: {repeat} requests each; ratio = p95 / the trivial view's p95")
     print_(
-        f"{'':<36} {'':>7} {'':>5} {'cold (rendered)':^42} {'warm (page cache)':^24}\n"
+        f"{'':<36} {'':>7} {'':>5} {'cold (rendered)':^42} {'warm (fragments)':^24}\n"
         f"{'page':<36} {'queries':>7} {'KB':>5} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
         f" {'wall p50':>8} {'wall p95':>8} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
         f" {'queries':>7}"
