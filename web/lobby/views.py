@@ -68,7 +68,8 @@ def _lists_context(request: HttpRequest) -> dict[str, Any]:
         "your_tables": lazy(lambda: listings.your_open_tables(user)),
         "your_games": lazy(lambda: listings.your_running_games(user)),
         "live_games": lazy(lambda: listings.live_games(user)),
-        "fragments": invalidation.fragments(invalidation.LOBBY, invalidation.RESULTS),
+        # Read only for a visitor, whose lists are the fragment (lobby.html).
+        "fragments": lazy(lambda: invalidation.fragments(invalidation.LOBBY, invalidation.RESULTS)),
     }
 
 
