@@ -135,7 +135,7 @@ def page_cache(settings) -> None:
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"pagecache-{uuid.uuid4().hex}",
+            "LOCATION": f"fragments-{uuid.uuid4().hex}",
         }
     }
     cache.clear()
