@@ -10,7 +10,7 @@ from people.services import ensure_person
 from stats.selectors.competitor import HeadToHead
 from stats.selectors.filters import GameFilters
 from tests.factories import CompetitorFactory, UserFactory, finished_game
-from web.templatetags.stats_tags import games_against
+from web.jinja import games_against
 
 pytestmark = pytest.mark.django_db
 
