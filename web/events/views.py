@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -73,7 +73,9 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     The page below its title is one fragment (``tournament.html``) keyed by the event's
     versions: what it shows is read only when the fragment is missing (lazy).
     """
-    tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
+    tournament = event_listings.public_tournament(pk)
+    if tournament is None:
+        raise Http404("no such tournament")
     board = lazy(lambda: event_standings.board(tournament))
     entrants = lazy(lambda: board.entrants)
 
