@@ -171,10 +171,15 @@ def league_page(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/league.html",
         {
             "league": league,
-            "tournaments": [
-                {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
-                for t in tournaments
-            ],
+            "tournaments": lazy(
+                lambda: [
+                    {
+                        "tournament": t,
+                        "total_rounds": event_listings.total_rounds(t, t.entrant_count),
+                    }
+                    for t in tournaments
+                ]
+            ),
             "board": board,
             "export_url": reverse("games-api:league-leaderboard", args=[league.slug]),
             "arena_players": lazy(lambda: league.arena_entries.filter(active=True).count()),
