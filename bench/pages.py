@@ -20,9 +20,9 @@ pool or anew): per page the query count, CPU ms (this process) and wall ms
 process for a new connection; printed for the cold column) at p50 and p95 over
 ``--repeat`` requests, and the ratio of each p95 to the trivial view's measured
 in the same run, twice:
-*cold*, the page cache (``web.cache.pagecache``) emptied before each
+*cold*, every fragment retired (``web.cache.versions.clear``) before each
 request, so every request renders (what a request costs right after a write),
-and *warm*, served from the page cache (what an anonymous visitor gets until
+and *warm*, its fragments from the cache (what a visitor gets until
 the next write). The goal is every page within 3x the trivial view at p95 and
 the same at both sizes; it is read off the warm column. Rows marked "signed
 in" are requested by the bench person (the owner's log by the bench bot's
@@ -390,12 +390,12 @@ def pages() -> list[tuple[str, str, str]]:
 
 
 def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]:
-    """One page's figures; ``warm`` False empties the page cache before each request."""
+    """One page's figures; ``warm`` False retires every fragment before each request."""
     from django.contrib.auth import get_user_model
     from django.db import close_old_connections, connection
     from django.test import Client
 
-    from web.cache import pagecache
+    from web.cache import versions
 
     client = Client()
     if who == "owner":  # the owner's page: only its owner sees it
@@ -420,7 +420,7 @@ def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]
 
     def cold() -> None:
         if not warm:
-            pagecache.clear()
+            versions.clear()
 
     queries: list[str] = []
 
@@ -431,7 +431,7 @@ def measure(path: str, repeat: int, warm: bool, who: str = "") -> dict[str, Any]
     get()  # once: whatever is built once per database (a long game's stored record)
     cold()
     if warm:
-        get()  # stored: the counted request below is served from the page cache
+        get()  # stored: the counted request below reads its fragments from the cache
     with connection.execute_wrapper(counting):
         body = get()
     cpu, wall = [], []
@@ -460,13 +460,13 @@ def _p95(values: list[float]) -> float:
 
 
 def report(label: str, repeat: int, print_: Callable[[str], None] = print) -> None:
-    """Cold (rendered) and warm (page cache) columns of every page, beside the trivial view."""
+    """Cold (rendered) and warm (fragments kept) columns of every page, beside the trivial view."""
     listed = pages()
     cold = [measure(path, repeat, False, who) for _, path, who in listed]
     warm = [measure(path, repeat, True, who) for _, path, who in listed]
     print_(f"\n{label}: {repeat} requests each; ratio = p95 / the trivial view's p95")
     print_(
-        f"{'':<36} {'':>7} {'':>5} {'cold (rendered)':^42} {'warm (page cache)':^24}\n"
+        f"{'':<36} {'':>7} {'':>5} {'cold (rendered)':^42} {'warm (fragments)':^24}\n"
         f"{'page':<36} {'queries':>7} {'KB':>5} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
         f" {'wall p50':>8} {'wall p95':>8} {'CPU p50':>8} {'CPU p95':>8} {'ratio':>6}"
         f" {'queries':>7}"

@@ -11,15 +11,15 @@ once. Receivers must not depend on one another's order.
 games (``referee.finish``, ``events.lifecycle.abort_unfinished_games``), with
 ``game_ids``: what derives from public results (the competitor statistics of
 ``stats.services``) is updated in that same transaction, so it commits or rolls
-back with the result, and the page cache's tokens of those games, their sets,
-engines and competitors are bumped after its commit (``web.cache.bumps``,
-connected in ``web.cache.invalidation``). A finished game may become
+back with the result, and the fragment versions of those games' lists, sets,
+engines, events and competitors are bumped after its commit
+(``web.cache.invalidation``). A finished game may become
 public only when another game of its duplicate set ends (finished or
 aborted), hence aborts are sent too.
 
 ``game_created`` is sent by ``games.services.create_game`` with ``game`` and
-``competitor_ids``, inside the creating transaction: the page cache's lists
-and the competitors' pages show it once it commits (``web.cache.bumps``).
+``competitor_ids``, inside the creating transaction: the pages' lists
+and the competitors' pages show it once it commits (``web.cache.invalidation``).
 
 ``game_aborted`` is sent when the referee gives a running game up (a step that
 fails on every try, ``games.referee.step_failures.abort``), with ``game``,

@@ -86,6 +86,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The row-heavy partials ({% jinja %}, web.jinja; decision 0032).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "web.jinja.environment"},
+    },
 ]
 
 # --- data -------------------------------------------------------------------
@@ -94,9 +101,9 @@ DATABASES = {"default": env.database(ENVIRON, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.read(ENVIRON, "REDIS_URL")
-# web.cache.pagecache: how long an anonymous public page is kept at most (its
-# version tokens invalidate it sooner); 0 turns the page cache off.
-PAGECACHE_SECONDS = 60
+# web.cache.versions: how long a page's {% cache %} fragment is kept at most (its
+# versions retire it sooner, web.cache.invalidation); 0 turns fragments off.
+CACHE_FRAGMENT_SECONDS = 600
 CHANNEL_LAYERS = env.channel_layers(ENVIRON)
 # Throttle counters (login attempts, API rates): Redis with servers, memory embedded.
 CACHES = env.caches(ENVIRON)

@@ -2,8 +2,8 @@
 
 Both are sent inside the transaction that writes the ratings (Django's
 signals are synchronous): a receiver's writes and on-commit hooks commit or
-roll back with the ratings. The page cache connects to them
-(``web.cache.invalidation``) to empty the pages the ratings show.
+roll back with the ratings. The web layer connects to them
+(``web.cache.invalidation``) to retire the page fragments the ratings show.
 """
 
 from __future__ import annotations

@@ -129,34 +129,32 @@ def _fast_password_hashing(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _no_page_cache(settings) -> None:
-    """Pages are rendered on every request unless a test asks for the page cache.
+    """Fragments are rendered on every request unless a test asks for them.
 
     Most page tests count a render's queries or read a page after changing
-    rows without the service's bumps; ``tests/foundation/test_pagecache.py``
-    turns the cache on (``page_cache`` fixture) and tests it.
+    rows without the services' signals; ``tests/foundation/test_fragments.py``
+    turns fragments on (``page_cache`` fixture) and tests them.
     """
-    settings.PAGECACHE_SECONDS = 0
+    settings.CACHE_FRAGMENT_SECONDS = 0
 
 
 @pytest.fixture
 def page_cache(settings) -> None:
-    """The page cache on, in this process's memory, empty (no bump left pending by a
-    test before whose commit callbacks never ran)."""
+    """Fragments on, in this process's memory, empty (no bump left pending by a test
+    before whose commit callbacks never ran)."""
     from django.core.cache import cache
 
-    from web.cache import bumps as pagecache_bumps
-    from web.cache import pagecache
+    from web.cache import invalidation
 
-    settings.PAGECACHE_SECONDS = 60
+    settings.CACHE_FRAGMENT_SECONDS = 600
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": f"pagecache-{uuid.uuid4().hex}",
+            "LOCATION": f"fragments-{uuid.uuid4().hex}",
         }
     }
     cache.clear()
-    pagecache.discard_pending()
-    pagecache_bumps.discard_pending()
+    invalidation.discard_pending()
 
 
 @pytest.fixture

@@ -9,25 +9,30 @@ from django.views.decorators.http import require_GET
 
 import engines
 from games.selectors import listings
-from web.cache import tokens as pagecache_tokens
-from web.cache.pagecache import cached_page
+from web.cache import invalidation
+from web.cache.lazy import lazy
 from web.health import run_checks
 
 RECENT_GAMES_ON_HOME = 20
 
 
 @require_GET
-@cached_page(depends=pagecache_tokens.lists)
 def home(request: HttpRequest) -> HttpResponse:
     """What Harbormaster is, the games it referees, and the latest games with their results.
 
-    The newest games only, with an "older games" link to the game list's next page.
+    The newest games only, with an "older games" link to the game list's next page; read
+    only when the ``{% cache %}`` fragment holding them is missing (lazy).
     """
-    page = listings.games_page(listings.listed_games(), None, RECENT_GAMES_ON_HOME)
+    page = lazy(lambda: listings.games_page(listings.listed_games(), None, RECENT_GAMES_ON_HOME))
     return render(
         request,
         "home.html",
-        {"engines": engines.all_engines(), "recent": page.games, "older": page.older},
+        {
+            "engines": engines.all_engines(),
+            "recent": lazy(lambda: page.games),
+            "older": lazy(lambda: page.older),
+            "fragments": invalidation.fragments(invalidation.RESULTS),
+        },
     )
 
 

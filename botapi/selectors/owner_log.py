@@ -136,16 +136,13 @@ def log_marker(bot: Bot) -> str:
     ply raises the game's ``next_ply`` in the same transaction as its moves, so
     the owner page's cached sections (keyed on this, ``web.bots.views``)
     are rendered afresh after any new move; a finished game's moves never
-    change (its finish bumps the page cache's ``results`` token). The games are
+    change (its finish bumps the fragments' ``results`` version). The games are
     found from the unfinished ones (``Game (status, last_progress_at)``'s
     index), then the bot's seat among them, so the cost is that of the games in
     play, not of the bot's history.
 
-    Empty while the bot has no game in play, and then until a game seating it is
-    created (``create_game`` bumps the bot page's token, which the fragment also
-    depends on): the page cache remembers an empty reading at the tokens'
-    version and does not read it again before they change
-    (``pagecache.fragment``'s ``marker``).
+    Empty while the bot has no game in play. Part of the key of the owner page's
+    ``{% cache %}`` fragment (moves bump no version).
 
     Read on every request of the page while the bot plays, so written as SQL (:func:`_marker_sql`):
     the ORM's compilation of this join was 0.57 of its 0.69 ms of CPU. A token

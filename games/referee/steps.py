@@ -509,8 +509,8 @@ def finish(game_id: int, state: State | None = None) -> bool:
         game.save(update_fields=["status", "finished_at"])
         # Ratings, the event's round, the arena (their receivers), in this transaction.
         game_finished.send(sender=Game, game=game)
-        # Competitor statistics (stats) and the page cache's tokens of the game, its set,
-        # its engine and its competitors (web.cache.bumps), after the commit.
+        # Competitor statistics (stats) and the fragment versions of the game, its set,
+        # its engine and its competitors (web.cache.invalidation), after the commit.
         games_settled.send(sender=Game, game_ids=[game.pk])
         turns.game_finished(game)
         _tell_finished(game, {"scores": result["scores"], "ranks": ranks})

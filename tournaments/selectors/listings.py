@@ -73,6 +73,14 @@ def public_tournaments() -> QuerySet[Tournament]:
     )
 
 
+def public_tournament(pk: int) -> Tournament | None:
+    """Tournament ``pk`` if it is past its draft (with its league), else None: the event page's
+    one read before its fragment, without the list's count and ordering."""
+    return (
+        Tournament.objects.filter(pk=pk, status__in=LISTED_ORDER).select_related("league").first()
+    )
+
+
 # ------------------------------------------------------------------ entrants
 @dataclass(frozen=True)
 class EntrantView:

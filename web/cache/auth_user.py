@@ -23,10 +23,6 @@ What must still hold, and why it does:
 - A write that sends no signal (``QuerySet.update()`` on users; the project
   has none) is seen after at most :func:`seconds`.
 
-On a signed-in page served from the page cache the token and row are read
-with the page in one round trip (``web.cache.signed_in``); the token is checked
-against the row, and Django's checks run on it, as on any other read.
-
 Each request gets its own copy (the cache stores a pickle), so nothing one
 request sets on its user leaks into another's. Libraries considered:
 ``django-cached-authentication-middleware`` (last release 2017, old-style

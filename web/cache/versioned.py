@@ -4,7 +4,7 @@ The signed-in floor (every page a person sees) read the same two rows from the
 database on every request: their user and whether any game waits for them.
 Both change rarely, so they are kept in Django's cache (Redis with servers,
 shared by every process; this process's memory embedded), with the scheme the
-page cache uses for its tokens (``web.cache.pagecache``):
+fragments use for their versions (``web.cache.versions``):
 
 - A value is stored beside the *token* it was read under, ``(token, value)``,
   and both are read with one ``get_many``; a value whose token is not the
@@ -20,11 +20,6 @@ page cache uses for its tokens (``web.cache.pagecache``):
 - Every value has a timeout: the safety net for a write that bumps nothing
   (a bulk ``update()`` no signal sees).
 
-A signed-in request served from the page cache has read the token and value
-of its user and of "may a game wait" already, with the page, in one round
-trip (``web.cache.prefetch``; :func:`keys` names them): :func:`read`
-takes them from there, and a key it or :func:`bump` writes is read from the
-cache again afterwards.
 """
 
 from __future__ import annotations
@@ -35,8 +30,6 @@ from typing import TypeVar
 
 from django.core.cache import cache
 from django.db import transaction
-
-from web.cache import prefetch as cache_prefetch
 
 T = TypeVar("T")
 
@@ -56,12 +49,11 @@ def read(name: str, ident: object, load: Callable[[], T | None], timeout: int) -
     not stored, so the next read asks again.
     """
     token_key, value_key = keys(name, ident)
-    found = cache_prefetch.get_many([token_key, value_key])
+    found = cache.get_many([token_key, value_key])
     token = found.get(token_key)
     stored = found.get(value_key)
     if token is not None and isinstance(stored, tuple) and stored[0] == token:
         return stored[1]
-    cache_prefetch.forget([token_key, value_key])  # written below: the cache's from now on
     if token is None:
         cache.add(token_key, uuid.uuid4().hex, timeout=TOKEN_SECONDS)
         token = cache.get(token_key)
@@ -77,7 +69,6 @@ def bump(name: str, ident: object) -> None:
 
     def replace() -> None:
         cache.set(token_key, uuid.uuid4().hex, timeout=TOKEN_SECONDS)
-        cache_prefetch.forget([token_key])
 
     replace()
     if transaction.get_connection().in_atomic_block:

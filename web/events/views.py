@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.text import slugify
@@ -24,8 +24,8 @@ from tournaments.models import League
 from tournaments.selectors import adjudications as event_adjudications
 from tournaments.selectors import listings as event_listings
 from tournaments.selectors import standings_table as event_standings
-from web.cache import tokens as pagecache_tokens
-from web.cache.pagecache import cached_page
+from web.cache import invalidation
+from web.cache.lazy import lazy
 from web.leaderboards import pages as ladder_pages
 
 ARENA_GAMES_ON_LEAGUE_PAGE = 10
@@ -33,16 +33,23 @@ ARENA_GAMES_ON_LEAGUE_PAGE = 10
 
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    """Every public tournament, running ones first, and the leagues."""
-    tournaments = list(event_listings.public_tournaments())
-    rows = [
-        {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
-        for t in tournaments
-    ]
+    """Every public tournament, running ones first, and the leagues: one fragment, read only
+    when missing."""
+
+    def rows() -> list[dict]:
+        return [
+            {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
+            for t in event_listings.public_tournaments()
+        ]
+
     return render(
         request,
         "tournaments/tournament_list.html",
-        {"rows": rows, "leagues": League.objects.order_by("name")},
+        {
+            "rows": lazy(rows),
+            "leagues": League.objects.order_by("name"),
+            "fragments": invalidation.fragments(invalidation.EVENT_LIST),
+        },
     )
 
 
@@ -65,29 +72,44 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     Each list shows a bounded head (``*_SHOWN``) with a link to the rest on
     pages of its own (:mod:`web.events.parts`), so the page costs the same for
     a club night and for an open of hundreds.
+
+    The page below its title is one fragment (``tournament.html``) keyed by the event's
+    versions: what it shows is read only when the fragment is missing (lazy).
     """
-    tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
-    board = event_standings.board(tournament)
-    entrants = board.entrants
+    tournament = event_listings.public_tournament(pk)
+    if tournament is None:
+        raise Http404("no such tournament")
+    board = lazy(lambda: event_standings.board(tournament))
+    entrants = lazy(lambda: board.entrants)
+
     return render(
         request,
         "tournaments/tournament.html",
         {
             "t": tournament,
-            "settings": event_listings.settings_in_words(
-                tournament, len(entrants), event_listings.dropped_at_start(entrants)
+            "settings": lazy(
+                lambda: event_listings.settings_in_words(
+                    tournament, len(entrants), event_listings.dropped_at_start(entrants)
+                )
             ),
-            "total_rounds": event_listings.total_rounds(tournament, len(entrants)),
-            "seed": events.event_seed_revealed(tournament),
-            "entrant_count": len(entrants),
-            "entrants": entrants[:ENTRANTS_SHOWN],
-            "rounds": event_listings.first_tables(
-                tournament, entrants, board.history, TABLES_SHOWN
+            "total_rounds": lazy(lambda: event_listings.total_rounds(tournament, len(entrants))),
+            "seed": lazy(lambda: events.event_seed_revealed(tournament)),
+            "entrant_count": lazy(lambda: len(entrants)),
+            "entrants": lazy(lambda: entrants[:ENTRANTS_SHOWN]),
+            "rounds": lazy(
+                lambda: event_listings.first_tables(
+                    tournament, entrants, board.history, TABLES_SHOWN
+                )
             ),
-            "standings": board.standings[:STANDINGS_SHOWN],
-            "crosstable": board.top_crosstable(CROSSTABLE_SHOWN),
-            "bye_points": pure_standings.bye_points(settings_of(tournament)),
-            "adjudications": event_adjudications.of_event(tournament, ADJUDICATIONS_SHOWN),
+            "standings": lazy(lambda: board.standings[:STANDINGS_SHOWN]),
+            "crosstable": lazy(lambda: board.top_crosstable(CROSSTABLE_SHOWN)),
+            "bye_points": lazy(lambda: pure_standings.bye_points(settings_of(tournament))),
+            "adjudications": lazy(
+                lambda: event_adjudications.of_event(tournament, ADJUDICATIONS_SHOWN)
+            ),
+            "fragments": invalidation.fragments(
+                invalidation.event(tournament.pk), invalidation.EVENTS
+            ),
         },
     )
 
@@ -141,29 +163,39 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@cached_page(depends=pagecache_tokens.lists)
 def league_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """A league: its tournaments, its own leaderboard, its pool and its arena."""
+    """A league: its tournaments, its own leaderboard, its pool and its arena; all but its
+    title one fragment, read only when missing."""
     league = get_object_or_404(League, slug=slug)
     tournaments = event_listings.public_tournaments().filter(league=league)
-    board = ladder_pages.board(
-        event_listings.league_scope(league),
-        request.GET,
-        offer_kinds=league.pool == League.Pool.MIXED,
+    query = request.GET
+    board = lazy(
+        lambda: ladder_pages.board(
+            event_listings.league_scope(league),
+            query,
+            offer_kinds=league.pool == League.Pool.MIXED,
+        )
     )
     return render(
         request,
         "tournaments/league.html",
         {
             "league": league,
-            "tournaments": [
-                {"tournament": t, "total_rounds": event_listings.total_rounds(t, t.entrant_count)}
-                for t in tournaments
-            ],
+            "tournaments": lazy(
+                lambda: [
+                    {
+                        "tournament": t,
+                        "total_rounds": event_listings.total_rounds(t, t.entrant_count),
+                    }
+                    for t in tournaments
+                ]
+            ),
             "board": board,
             "export_url": reverse("games-api:league-leaderboard", args=[league.slug]),
-            "arena_players": league.arena_entries.filter(active=True).count(),
-            "recent": event_listings.arena_games(league, ARENA_GAMES_ON_LEAGUE_PAGE),
+            "arena_players": lazy(lambda: league.arena_entries.filter(active=True).count()),
+            "recent": lazy(lambda: event_listings.arena_games(league, ARENA_GAMES_ON_LEAGUE_PAGE)),
+            "query": request.META.get("QUERY_STRING", ""),
+            "fragments": invalidation.fragments(invalidation.RESULTS, invalidation.EVENTS),
             "arena_move_time": event_listings.seconds(league.arena_move_time_ms),
             "arena_time_bank": event_listings.seconds(league.arena_time_bank_ms),
         },

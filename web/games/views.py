@@ -20,8 +20,8 @@ from games.selectors import listings, seat_holders, spectator
 from ratings import selectors as ratings_selectors
 from tournaments.selectors import adjudications as event_adjudications
 from tournaments.selectors import listings as event_listings
-from web.cache import tokens as pagecache_tokens
-from web.cache.pagecache import cached_page
+from web.cache import invalidation
+from web.cache.lazy import lazy
 from web.games import page_reads as game_page_reads
 from web.games import ply_window, rating_effects
 from web.leaderboards import pages as ladder_pages
@@ -33,21 +33,14 @@ LEAGUES_ON_OVERVIEW = 20
 """The leaderboards overview links this many leagues' ladders (all: the tournaments page)."""
 
 
-def _every_ladder() -> list[str]:
-    """The overview's tokens: every registered engine's ladder."""
-    return pagecache_tokens.ladders_overview(engine.slug for engine in engines.all_engines())
-
-
 @require_GET
-@cached_page(depends=pagecache_tokens.game_page)
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Seats, and once public their results with the rating change the game caused; the seed
     commitment (the seed, a verify link and the record's download once public); the replay.
 
-    Kept by the page cache once its record is public (a finished game changes only
-    with the results and names, which bump the tokens); before, it moves with every
-    ply (moves bump nothing) and shows a seat holder their own seat, so it is marked
-    ``private`` and never stored.
+    Rendered on every view (no fragment: a first view of a finished game is the common
+    case); before the record is public it moves with every ply and shows a seat
+    holder their own seat, so it is marked ``private``.
     """
     game = get_object_or_404(listings.games_with_results(), pk=pk)
     withdrawn = game_page_reads.attach_seats(game)
@@ -110,42 +103,49 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@cached_page(depends=pagecache_tokens.lists)
 def games(request: HttpRequest) -> HttpResponse:
-    """Every listed game, newest first, a page at a time ("older games" by cursor)."""
+    """Every listed game, newest first, a page at a time ("older games" by cursor); the list
+    is a fragment, read only when missing."""
     before = game_cursor.requested(request.GET)
-    page = listings.games_page(listings.listed_games(), before, GAMES_PER_PAGE)
+    page = lazy(lambda: listings.games_page(listings.listed_games(), before, GAMES_PER_PAGE))
     here = reverse("tournaments:games")
     return render(
         request,
         "tournaments/game_list.html",
         {
-            "games": page.games,
-            "older": page.older,
+            "games": lazy(lambda: page.games),
+            "older": lazy(lambda: page.older),
             "older_url": here,
             "newest_url": here if before is not None else "",
+            "before": before,
+            "fragments": invalidation.fragments(invalidation.RESULTS),
         },
     )
 
 
 @require_GET
-@cached_page(depends=lambda request: _every_ladder())
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every engine's global ladder: its top few in the chosen system (a query each), linking
-    to the full board in that system; and links to the leagues' own ladders."""
+    to the full board in that system; and links to the leagues' own ladders. One fragment,
+    read only when missing."""
     asked = ladder_params.from_query(request.GET)
     ladder = leaderboards_.Ladder(asked.ladder.system)
-    boards = ladder_pages.overview(
-        engines.all_engines(), ratings_selectors.global_ladders(), ladder
+    boards = lazy(
+        lambda: ladder_pages.overview(
+            engines.all_engines(), ratings_selectors.global_ladders(), ladder
+        )
     )
-    leagues, more_leagues = event_listings.first_leagues(LEAGUES_ON_OVERVIEW)
+    leagues = lazy(lambda: event_listings.first_leagues(LEAGUES_ON_OVERVIEW))
+    every_ladder = [invalidation.ladder(engine.slug) for engine in engines.all_engines()]
     return render(
         request,
         "tournaments/leaderboards.html",
         {
             "boards": boards,
-            "leagues": leagues,
-            "more_leagues": more_leagues,
+            "leagues": lazy(lambda: leagues[0]),
+            "more_leagues": lazy(lambda: leagues[1]),
+            "query": request.META.get("QUERY_STRING", ""),
+            "fragments": invalidation.fragments(*every_ladder, invalidation.EVENTS),
             "ladder": ladder,
             "systems": ladder_pages.system_links(None, ladder, with_kind=False),
             "notes": asked.ignored,
@@ -154,7 +154,6 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@cached_page(depends=pagecache_tokens.ladder_page)
 def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
     """One engine's global ladder, a page at a time, in the chosen system and kind
     (``web.leaderboards.pages``)."""
@@ -162,14 +161,18 @@ def leaderboard(request: HttpRequest, engine: str) -> HttpResponse:
         rules = engines.get(engine)
     except engines.InvalidGame:
         raise Http404(f"no game called {engine!r}") from None
-    board = ladder_pages.board(ratings_selectors.global_ladder(engine), request.GET)
+    query = request.GET
+    board = lazy(lambda: ladder_pages.board(ratings_selectors.global_ladder(rules.slug), query))
     return render(
         request,
         "tournaments/leaderboard.html",
         {
             "engine": rules,
             "board": board,
-            "export_url": reverse("games-api:leaderboard", args=[engine]),
-            "recent": listings.recent_games(10, engine=engine),
+            "export_url": reverse("games-api:leaderboard", args=[rules.slug]),
+            "recent": lazy(lambda: listings.recent_games(10, engine=rules.slug)),
+            "query": request.META.get("QUERY_STRING", ""),
+            "fragments": invalidation.fragments(invalidation.ladder(rules.slug)),
+            "recent_fragments": invalidation.fragments(invalidation.engine_games(rules.slug)),
         },
     )

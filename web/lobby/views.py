@@ -27,6 +27,8 @@ from lobby import selectors as listings
 from lobby import services, time_controls
 from lobby.models import LobbyTable
 from people.models import Profile
+from web.cache import invalidation
+from web.cache.lazy import lazy
 from web.lobby.forms import FIELD_OF_CODE, SEAT_FIELDS, CreateTableForm
 
 POLL_MS = 2500
@@ -58,13 +60,16 @@ def _lobby_page(**_: Any) -> str:
 
 # ------------------------------------------------------------------ the lobby
 def _lists_context(request: HttpRequest) -> dict[str, Any]:
-    """What the lobby's lists show (the page and its JSON alike)."""
+    """What the lobby's lists show (the page and its JSON alike), read on first use: a visitor's
+    lists are one fragment of the page, the same for every visitor (``lobby.html``)."""
     user = request.user
     return {
-        "tables": listings.open_tables(user),
-        "your_tables": listings.your_open_tables(user),
-        "your_games": listings.your_running_games(user),
-        "live_games": listings.live_games(user),
+        "tables": lazy(lambda: listings.open_tables(user)),
+        "your_tables": lazy(lambda: listings.your_open_tables(user)),
+        "your_games": lazy(lambda: listings.your_running_games(user)),
+        "live_games": lazy(lambda: listings.live_games(user)),
+        # Read only for a visitor, whose lists are the fragment (lobby.html).
+        "fragments": lazy(lambda: invalidation.fragments(invalidation.LOBBY, invalidation.RESULTS)),
     }
 
 

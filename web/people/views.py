@@ -20,8 +20,8 @@ from games.models import Competitor
 from games.selectors import cursor as game_cursor
 from people import selectors, services
 from stats.selectors.pages import competitor_sections
-from web.cache import tokens as pagecache_tokens
-from web.cache.pagecache import cached_page
+from web.cache import invalidation
+from web.cache.lazy import lazy
 from web.http import login_limit
 from web.people import waiting
 from web.people.forms import ConsentForm
@@ -78,22 +78,28 @@ def waiting_json(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@cached_page(depends=pagecache_tokens.person_page)
 def person_page(request: HttpRequest, username: str) -> HttpResponse:
     """What anyone may see of a person: name, ratings by scope, and the competitor sections
-    (rating history, results by seat, head-to-head, games), as on a bot's page."""
+    (rating history, results by seat, head-to-head, games), as on a bot's page; the ratings
+    and sections one fragment, read only when missing."""
     profile = selectors.profile_of_username(username)
     if profile is None:
         raise Http404(f"nobody is called {username!r}")
+    competitor, query = profile.competitor, request.GET
+    name = profile.user.get_username()
     return render(
         request,
         "people/person.html",
         {
-            "person": profile.competitor,
-            "username": profile.user.get_username(),
+            "person": competitor,
+            "username": name,
             "since": profile.user.date_joined,
-            "ratings": selectors.ratings_by_scope(profile.competitor),
-            "stats": competitor_sections(profile.competitor, request.GET),
+            "ratings": lazy(lambda: selectors.ratings_by_scope(competitor)),
+            "stats": lazy(lambda: competitor_sections(competitor, query)),
+            "query": request.META.get("QUERY_STRING", ""),
+            "fragments": invalidation.fragments(
+                invalidation.person(name), invalidation.EVENTS, invalidation.RECOMPUTE
+            ),
         },
     )
 

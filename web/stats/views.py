@@ -17,8 +17,8 @@ from botapi.models import Bot
 from games.models import Competitor
 from games.selectors import listings
 from stats.selectors.pages import competitor_sections
-from web.cache import tokens as pagecache_tokens
-from web.cache.pagecache import cached_page
+from web.cache import invalidation
+from web.cache.lazy import lazy
 
 
 def competitor_url(competitor: Competitor) -> str | None:
@@ -44,15 +44,15 @@ def competitor_redirect(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_GET
-@cached_page(depends=pagecache_tokens.bot_page)
 def bot_page(request: HttpRequest, owner: str, name: str) -> HttpResponse:
-    """A bot's public fields and its competitor sections."""
+    """A bot's public fields and its competitor sections (a fragment, read only when missing)."""
     bot = get_object_or_404(
         Bot.objects.select_related("owner", "competitor"),
         owner__username=owner,
         owner__is_active=True,
         name=name,
     )
+    query = request.GET
     return render(
         request,
         "stats/bot.html",
@@ -60,6 +60,10 @@ def bot_page(request: HttpRequest, owner: str, name: str) -> HttpResponse:
             "bot": bot,
             "owner": bot.owner.get_username(),
             "engine_names": [listings.engine_name(slug) for slug in bot.engines],
-            "stats": competitor_sections(bot.competitor, request.GET),
+            "stats": lazy(lambda: competitor_sections(bot.competitor, query)),
+            "query": request.META.get("QUERY_STRING", ""),
+            "fragments": invalidation.fragments(
+                invalidation.bot(owner, name), invalidation.EVENTS, invalidation.RECOMPUTE
+            ),
         },
     )

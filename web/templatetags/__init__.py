@@ -1,1 +1,1 @@
-"""Template libraries of the pages (``{% load game_rows %}`` and the others)."""
+"""Template libraries of the pages (``{% load jinja_partials %}`` and the others)."""

@@ -37,8 +37,7 @@ from tournaments.selectors import listings as event_listings
 from web.api.bots.serializers import QuerySerializer
 from web.api.competitors.views import CsvRenderer
 from web.api.toolkit.plain_data import Representer, representer
-from web.cache import pagecache
-from web.cache import tokens as pagecache_tokens
+from web.cache import exports, invalidation
 from web.leaderboards import export as leaderboard_export
 from web.leaderboards import ranking as leaderboards
 
@@ -152,12 +151,6 @@ class _LeaderboardView(GenericAPIView):
         write = _row_representer()  # the serializer's data, without DRF's per-row machinery
         return self.get_paginated_response([write(leaderboard_export.record(row)) for row in page])
 
-    def cached(self, request: Request, answer: Any, names: list[str]) -> Any:
-        """An anonymous caller's answer from the page cache (by query string and ``Accept``,
-        which pick JSON or CSV) under the tokens ``names``; a caller with credentials gets
-        it rendered."""
-        return pagecache.serve(request, answer, names, vary=("Accept",))
-
     def handle_exception(self, exc: Exception) -> Response:
         """An error is JSON (``{detail, code}`` or field errors), also when CSV was asked."""
         response = super().handle_exception(exc)
@@ -188,11 +181,7 @@ class EngineLeaderboardView(_LeaderboardView):
     def get(self, request: Request, engine: str) -> Any:
         if engine not in engine_slugs():
             raise exceptions.NotFound(f"no engine called {engine!r}")
-        return self.cached(
-            request,
-            lambda: self.answer(request, ratings_selectors.global_ladder(engine), engine),
-            pagecache_tokens.ladder_api(engine),
-        )
+        return self.answer(request, ratings_selectors.global_ladder(engine), engine)
 
 
 class LeagueLeaderboardView(_LeaderboardView):
@@ -211,20 +200,26 @@ class LeagueLeaderboardView(_LeaderboardView):
         auth=[],
     )
     def get(self, request: Request, slug: str) -> Any:
-        def answer() -> Any:
-            league = League.objects.filter(slug=slug).first()
-            if league is None:
-                raise exceptions.NotFound(f"no league called {slug!r}")
-            return self.answer(request, event_listings.league_scope(league), league.slug)
-
-        return self.cached(request, answer, pagecache_tokens.lists())
+        league = League.objects.filter(slug=slug).first()
+        if league is None:
+            raise exceptions.NotFound(f"no league called {slug!r}")
+        return self.answer(request, event_listings.league_scope(league), league.slug)
 
 
+# An anonymous caller's JSON pages are kept by Django's cache_page (web.cache.exports).
 urlpatterns = [
-    path("leaderboards/<str:engine>/", EngineLeaderboardView.as_view(), name="leaderboard"),
+    path(
+        "leaderboards/<str:engine>/",
+        exports.anonymous_cache_page(lambda engine: [invalidation.ladder(engine)])(
+            EngineLeaderboardView.as_view()
+        ),
+        name="leaderboard",
+    ),
     path(
         "leagues/<slug:slug>/leaderboard/",
-        LeagueLeaderboardView.as_view(),
+        exports.anonymous_cache_page(lambda slug: [invalidation.RESULTS, invalidation.EVENTS])(
+            LeagueLeaderboardView.as_view()
+        ),
         name="league-leaderboard",
     ),
 ]

@@ -13,7 +13,6 @@ import functools
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import exceptions, mixins, status, viewsets
@@ -32,8 +31,6 @@ from web.api.games import serializers as s
 from web.api.toolkit.errors import Conflict
 from web.api.toolkit.pagination import NewestFirstCursorPagination
 from web.api.toolkit.plain_data import Representer, representer
-from web.cache import pagecache
-from web.cache import tokens as pagecache_tokens
 
 NOT_FOUND = OpenApiResponse(description="No such game.")
 AT_CAPACITY = OpenApiResponse(
@@ -112,11 +109,8 @@ class GameViewSet(
         games = Game.objects.select_related("outcome").order_by("-created_at", "-id")
         return games.filter(listed=True, **query.validated_data)
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        # Cached after DRF's authentication: an anonymous caller's page, by query and Accept.
-        return pagecache.serve(request, self._list_page, pagecache_tokens.lists(), vary=("Accept",))
-
-    def _list_page(self) -> Response:
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # An anonymous caller's page is kept by cache_page (web.api.games.urls).
         page = spectator.attach_seat_rows(list(self.paginate_queryset(self.get_queryset())))
         write = _game_representer()  # GameSerializer's data, without DRF's per-record machinery
         return self.get_paginated_response(
