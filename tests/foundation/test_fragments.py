@@ -30,6 +30,7 @@ from ratings.services.scopes import global_scope
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 from tests.tournaments.events.test_duplicate_privacy import play_to_the_end
 from tests.tournaments.played import played_game
+from tournaments.events import rounds
 from tournaments.models import Entrant, Tournament
 from web.cache import invalidation, versions
 from web.sockets import broadcast
@@ -181,6 +182,19 @@ def test_an_event_changed_shows_on_its_page_and_the_list(
         event.name = "Renamed cup"
         event.save()
     assert "Renamed cup" in view(client, "/tournaments/")[1]
+
+
+def test_an_event_state_written_by_update_shows_on_its_page(
+    world: World, client: Client, django_capture_on_commit_callbacks
+) -> None:
+    """A pairing failure's reason is one guarded UPDATE (no post_save): event_changed retires."""
+    with django_capture_on_commit_callbacks(execute=True):
+        event = Tournament.objects.create(name="Quay cup", engine="manila", status="running")
+    page = f"/tournaments/{event.pk}/"
+    warm(client, [page])
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds._record_failure(event.pk, 2, "no table could be formed.")
+    assert "no table could be formed" in view(client, page)[1]
 
 
 def test_a_rename_shows_on_every_page_that_names_them(

@@ -57,6 +57,7 @@ from tournaments.events.history import active_entrants, history_of, settings_of
 from tournaments.events.seeds import game_seed
 from tournaments.formats import duplicate
 from tournaments.models import Entrant, Round, Table, Tournament
+from tournaments.signals import send_event_changed
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +146,7 @@ def end_empty_round(event: Tournament, round_row: Round) -> None:
     Round.objects.filter(pk=round_row.pk).update(
         status=Round.Status.FINISHED, finished_at=timezone.now()
     )
+    send_event_changed(event.pk)
     enqueue_pairing_after_commit(event.pk, round_row.number + 1)
 
 
@@ -278,6 +280,7 @@ def _record_failure(tournament_id: int, number: int, why: str) -> None:
     Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.RUNNING).update(
         status_reason=failure_reason(number, why.rstrip("."))
     )
+    send_event_changed(tournament_id)
 
 
 def enqueue_pairing(tournament_id: int, number: int, countdown: float | None = None) -> None:
@@ -320,6 +323,7 @@ def on_game_finished(game: Game) -> bool:
         status=Round.Status.FINISHED, finished_at=timezone.now()
     )
     if ended:
+        send_event_changed(round_row.tournament_id)
         enqueue_pairing_after_commit(round_row.tournament_id, round_row.number + 1)
     return bool(ended)
 
@@ -344,6 +348,7 @@ def due_rounds() -> list[tuple[int, int]]:
         Round.objects.filter(pk=round_id, status=Round.Status.RUNNING).update(
             status=Round.Status.FINISHED, finished_at=timezone.now()
         )
+        send_event_changed(Round.objects.get(pk=round_id).tournament_id)
     due = Round.objects.filter(
         tournament__status=Tournament.Status.RUNNING,
         status=Round.Status.FINISHED,

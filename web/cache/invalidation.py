@@ -70,6 +70,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.signals import event_changed
 from web.cache import versions
 
 RESULTS = "results"
@@ -283,6 +284,10 @@ def _table_event(round_id: int) -> list[str]:
     return [event(tournament)] if tournament else []
 
 
+def _event_changed(sender: Any, tournament_id: int, **kwargs: Any) -> None:
+    versions.bump_on_commit(RESULTS, EVENT_LIST, event(tournament_id))
+
+
 def _lobby(sender: Any, **kwargs: Any) -> None:
     versions.bump_on_commit(LOBBY)
 
@@ -304,6 +309,7 @@ def connect() -> None:
         name = model.__name__
         post_save.connect(_lobby, sender=model, dispatch_uid=f"fragments-save-{name}")
         post_delete.connect(_lobby, sender=model, dispatch_uid=f"fragments-del-{name}")
+    event_changed.connect(_event_changed, dispatch_uid="fragments-event-changed")
     game_created.connect(_game_created, dispatch_uid="fragments-created")
     games_settled.connect(_games_settled, dispatch_uid="fragments-settled")
     ratings_signals.game_rated.connect(_game_rated, dispatch_uid="fragments-rated")
