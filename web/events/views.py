@@ -23,6 +23,7 @@ from tournaments.formats import standings as pure_standings
 from tournaments.models import League
 from tournaments.selectors import listings as event_listings
 from tournaments.selectors import standings_table as event_standings
+from tournaments.selectors.my_entry import my_entry
 from web.cache import tokens as pagecache_tokens
 from web.cache.pagecache import cached_page
 from web.leaderboards import pages as ladder_pages
@@ -82,6 +83,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
             "standings": board.standings[:STANDINGS_SHOWN],
             "crosstable": board.top_crosstable(CROSSTABLE_SHOWN),
             "bye_points": pure_standings.bye_points(settings_of(tournament)),
+            "my_entry": my_entry(tournament, request.user),
         },
     )
 

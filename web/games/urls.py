@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from web.events import entry as event_entry
 from web.events import parts as event_parts
 from web.events import views as event_views
 from web.games import (
@@ -36,6 +37,8 @@ urlpatterns = [
     path("leaderboards/<slug:engine>/", views.leaderboard, name="leaderboard"),
     path("tournaments/", event_views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/enter/", event_entry.enter, name="enter"),
+    path("tournaments/<int:pk>/withdraw/", event_entry.withdraw, name="withdraw"),
     path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
     path("tournaments/<int:pk>/standings/", event_parts.standings_page, name="standings"),
     path("tournaments/<int:pk>/crosstable/", event_parts.crosstable_page, name="crosstable"),
