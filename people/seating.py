@@ -29,8 +29,11 @@ from games.models import Competitor
 
 from .models import Profile
 
-CONSENT_WHERE = "tick “I accept bot opponents in rated games” on your profile page (/me/)"
+CONSENT_BOX = "“I accept bot opponents in rated games”"
+CONSENT_WHERE = f"tick {CONSENT_BOX} on your profile page (/me/)"
 """Where a person gives their consent: the same words on every refusal."""
+THEIR_CONSENT_WHERE = f"tick {CONSENT_BOX} on their profile page (/me/)"
+"""The same, said of someone else."""
 
 
 def consenting(competitors: Sequence[Competitor]) -> set[int]:
@@ -69,7 +72,7 @@ def table_refusal(competitors: Sequence[Competitor], *, rated: bool) -> str | No
     names = ", ".join(c.name for c in missing)
     return (
         f"{names} {'has' if len(missing) == 1 else 'have'} not accepted bot opponents in rated "
-        f"games, so no rated game seats them with a bot; they can {CONSENT_WHERE}, or the "
+        f"games, so no rated game seats them with a bot; they can {THEIR_CONSENT_WHERE}, or the "
         "game can be unrated"
     )
 
@@ -100,7 +103,7 @@ def entry_refusal(
         )
     if without_consent([competitor], rated=rated, bot_present=bots_may_play):
         who = "you have" if themselves else f"{competitor.name} has"
-        fix = CONSENT_WHERE if themselves else f"they can {CONSENT_WHERE}"
+        fix = CONSENT_WHERE if themselves else f"they can {THEIR_CONSENT_WHERE}"
         return (
             f"{where} plays rated games with bots, and {who} not accepted bot opponents in "
             f"rated games; {fix}, then enter again"

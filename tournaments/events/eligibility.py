@@ -59,7 +59,7 @@ def why_cannot_play(tournament: Tournament, competitor: Competitor) -> str | Non
         return (
             f"{competitor.name} has not accepted bot opponents in rated games, and "
             f"{tournament.name} seats them with bots in rated games; they can "
-            f"{person_seating.CONSENT_WHERE}"
+            f"{person_seating.THEIR_CONSENT_WHERE}"
         )
     return None
 
