@@ -106,6 +106,6 @@ def entry_refusal(
         fix = CONSENT_WHERE if themselves else f"they can {THEIR_CONSENT_WHERE}"
         return (
             f"{where} plays rated games with bots, and {who} not accepted bot opponents in "
-            f"rated games; {fix}, then enter again"
+            f"rated games; {fix}, then enter"
         )
     return None
