@@ -21,7 +21,7 @@ from botapi.models import Bot
 from games import services as creation
 from games.models import Game
 from games.referee import steps as referee
-from people.services import ensure_person
+from people.services import ensure_person, set_consent
 from ratings.models import RatingChange
 from ratings.services.apply import apply_game_result
 from ratings.services.recompute import recompute_scope
@@ -58,8 +58,9 @@ def world(monkeypatch) -> World:
     crab1 = BotFactory(owner=owner, name="crab-v1", mode="pull")
     crab2 = BotFactory(owner=owner, name="crab-v2", mode="pull", previous_version=crab1)
     BotFactory(owner=owner, name="unrelated-shrimp", mode="pull")
-    ana = ensure_person(UserFactory(username="ana-pc", password=None)).competitor
-    cy = ensure_person(UserFactory(username="cy-pc", password=None)).competitor
+    # Consenting people: the test's game seats them with a bot, rated (people.seating).
+    ana = set_consent(UserFactory(username="ana-pc", password=None), True).competitor
+    cy = set_consent(UserFactory(username="cy-pc", password=None), True).competitor
     uli = ensure_person(UserFactory(username="uli-pc", password=None)).competitor
     lobster = BotFactory(name="lobster", mode="pull")
     theirs = finished_game([uli, lobster.competitor, CompetitorFactory()], [1, 2, 3])
