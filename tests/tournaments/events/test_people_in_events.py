@@ -13,6 +13,7 @@ import random
 
 import pytest
 from django.core import mail
+from django.test import Client
 
 from games.models import Game
 from games.referee import steps as referee
@@ -20,6 +21,8 @@ from games.referee.decisions import Decision
 from games.referee.statecache import load_state
 from people import services as person_services
 from tests.factories import LeagueFactory
+from tests.tournaments.played import fast_forward
+from tests.tournaments.test_house_bot import play_with_an_absent_person
 from tournaments import events
 from tournaments.models import League, Tournament
 from web.people.waiting import games_waiting_for
@@ -101,3 +104,23 @@ def test_a_person_without_consent_cannot_enter_a_rated_event_with_bots() -> None
     )  # fmt: skip
     events.open_entries(people_only)
     assert events.enter(people_only, person, by=person.user).status == "active"
+
+
+def test_a_person_who_misses_their_game_is_played_by_the_house_bot_and_marked(settings) -> None:
+    event = mixed_event(move_time_ms=1000, format="swiss")  # a real format: its page renders
+    [person] = people(1)
+    events.enter(event, person, by=person.user)
+    for bot in pull_bots(2):
+        events.enter(event, bot.competitor, by=bot.owner)
+    events.start(event)
+    [game] = running_games(event, 1)
+    absent = game.seats.get(competitor=person).position
+    rng = random.Random(3)
+    fast_forward(game, rng, leave=60)
+    play_with_an_absent_person(game, absent, rng)  # the bots' seats move; the person never
+    row = game.seats.get(competitor=person)
+    assert row.substituted and row.forfeited, "the existing house-bot rule, in an event too"
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.FINISHED, "the round (and the event) went on"
+    html = Client().get(f"/tournaments/{event.pk}/").content.decode()
+    assert 'class="seat-mark substituted"' in html
