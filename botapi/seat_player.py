@@ -41,5 +41,9 @@ class BotSeats:
         """``capacity.check_capacity``: BotAtCapacity or BotShareUsed when a bot may not."""
         capacity.check_capacity(competitors, created_by=created_by, purpose=purpose)
 
+    def table_refusal(self, competitors: Sequence[Competitor], *, rated: bool) -> str | None:
+        """A bot sits at any table its owner's rules allow (``rating_rules`` judges those)."""
+        return None
+
 
 BOT_SEATS = BotSeats()

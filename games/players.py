@@ -44,6 +44,11 @@ class SeatPlayer(Protocol):
         """Raise unless these competitors (any kind: the player picks its own) may take seats
         in a new game now; inside the creating transaction (a player may lock rows)."""
 
+    def table_refusal(self, competitors: Sequence[Competitor], *, rated: bool) -> str | None:
+        """Why these competitors (any kind: the player judges its own) may not share one game,
+        rated or not, whatever the game's creator; None when they may. Asked for every game,
+        even one created past the capacity checks (``enforce_capacity=False``)."""
+
 
 _players: dict[str, SeatPlayer] = {}
 

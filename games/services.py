@@ -4,7 +4,8 @@ Every creator goes through :func:`create_game` (the game API, the demo,
 ``manage.py play``, tournament pairing), so the rules that must hold
 for every game hold here: whether it may be rated (``games.selectors.rating_rules``) and
 whether its competitors may take seats now (each kind's seat player, ``games.players``:
-for bots, how many games they play at once, ``botapi.selectors.capacity``).
+for bots, how many games they play at once, ``botapi.selectors.capacity``; for people,
+whether a rated table with a bot has their consent, ``people.seating``).
 """
 
 from __future__ import annotations
@@ -93,6 +94,10 @@ def create_game(
         )
     except ValueError as exc:  # rating_rules.RatedRefused, or a misused flag
         raise GameSetupError(str(exc)) from None
+    for player in seat_players.all_players():
+        refusal = player.table_refusal(competitors, rated=decision.rated)
+        if refusal:
+            raise GameSetupError(refusal)
     seed = seed if seed is not None else secrets.token_hex(16)
     if enforce_capacity:
         for player in seat_players.all_players():

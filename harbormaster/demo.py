@@ -54,7 +54,7 @@ from games.models import Game
 from games.services import create_game
 from people import services as people
 from tournaments import events
-from tournaments.models import League, Tournament
+from tournaments.models import Entrant, League, Tournament
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "harbormaster-demo"
@@ -363,4 +363,96 @@ def run_club_event(
         tournament = wait_until_event_over(tournament, timeout_s)
         if tournament.status != Tournament.Status.FINISHED:
             events.cancel(tournament, reason=CLUB_STOPPED_REASON, by=organiser)
+    return tournament
+
+
+# ------------------------------------------------------------ the mixed club night
+CLUB_NIGHT_LEAGUE_NAME = "Harbour club night"
+CLUB_NIGHT_LEAGUE_SLUG = "harbour-club-night"
+CLUB_NIGHT_ROUNDS = 2
+CLUB_NIGHT_BOTS = 5
+"""Example bots beside the demo person: six entrants, two tables of three."""
+CLUB_NIGHT_MOVE_TIME_MS = 300_000
+CLUB_NIGHT_TIME_BANK_MS = 900_000
+"""A person's time: five minutes a move and a quarter of an hour in the bank, so a newcomer
+finds their game waiting when they sign in; a missed move is played for them, and after
+too many the house bot plays their seat (the existing rule)."""
+
+
+def club_night_league() -> League:
+    """The demo's mixed league: Manila, bots and people (created once, reused)."""
+    league, _ = League.objects.get_or_create(
+        slug=CLUB_NIGHT_LEAGUE_SLUG,
+        defaults={
+            "name": CLUB_NIGHT_LEAGUE_NAME,
+            "engine": CLUB_ENGINE,
+            "pool": League.Pool.MIXED,
+            "description": "The demo's mixed club night: the demo person against the example "
+            "bots, rated in the club night's own ladder.",
+        },
+    )
+    return league
+
+
+def open_club_night(organiser: Any) -> Tournament:
+    """A Swiss of the demo person and the example bots, entries open, ``visitor`` entered.
+
+    The demo person enters themselves (``by`` is their account, with their
+    consent to bot opponents in rated games, as :func:`ensure_demo_person`
+    gives it), through the same ``events.enter`` as the tournament page. The
+    example bots are entered and the event started by :func:`start_club_night`
+    once they answer (``demo_serve``). An open club night is reused.
+    """
+    league = club_night_league()
+    tournament = league.tournaments.filter(
+        status__in=(Tournament.Status.DRAFT, Tournament.Status.ENTRIES_OPEN)
+    ).first()
+    if tournament is None:
+        number = league.tournaments.count() + 1
+        tournament = Tournament.objects.create(
+            name=f"{CLUB_NIGHT_LEAGUE_NAME} #{number}",
+            league=league,
+            engine=CLUB_ENGINE,
+            format=Tournament.Format.SWISS,
+            table_size=CLUB_TABLE_SIZE,
+            min_table_size=CLUB_TABLE_SIZE,
+            rounds=CLUB_NIGHT_ROUNDS,
+            move_time_ms=CLUB_NIGHT_MOVE_TIME_MS,
+            time_bank_ms=CLUB_NIGHT_TIME_BANK_MS,
+            rated=True,
+            organiser=organiser,
+        )
+    if tournament.status == Tournament.Status.DRAFT:
+        events.open_entries(tournament, by=organiser)
+    visitor = get_user_model().objects.get(username=DEMO_PERSON_USERNAME)
+    me = people.ensure_person(visitor).competitor
+    if not tournament.entrants.filter(competitor=me, status=Entrant.Status.ACTIVE).exists():
+        events.enter(tournament, me, by=visitor)
+    return tournament
+
+
+def start_club_night(bots: list[Bot]) -> Tournament | None:
+    """Enter the example bots in the open club night and start it; None if none is open.
+
+    Called while the bots answer (``demo_serve``'s ``on_bots_ready``): its
+    round 1 seats the demo person with two bots, and their game waits in the
+    person's badge. A refusal (say, the person took their consent back) is
+    raised as ``events.EventError``, with its sentence.
+    """
+    tournament = (
+        Tournament.objects.filter(
+            league__slug=CLUB_NIGHT_LEAGUE_SLUG, status=Tournament.Status.ENTRIES_OPEN
+        )
+        .order_by("pk")
+        .first()
+    )
+    if tournament is None:
+        return None
+    organiser = tournament.organiser
+    entered = set(tournament.entrants.values_list("competitor_id", flat=True))
+    for bot in bots[:CLUB_NIGHT_BOTS]:
+        if bot.competitor_id not in entered:
+            events.enter(tournament, bot.competitor, by=organiser)
+    events.start(tournament, by=organiser)
+    tournament.refresh_from_db()
     return tournament

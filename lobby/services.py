@@ -11,7 +11,7 @@ The rules come from where they already live: who may seat which bot from
 ``games.selectors.rating_rules`` (asked as the seats fill, so ``rated`` is refused
 with the rule's reason, never quietly dropped), a bot's limit of games at once
 from ``botapi.selectors.capacity`` (at the start), and a person's consent to meet bots
-in rated games from ``people.Profile.accepts_bot_opponents``.
+in rated games from ``people.seating``, the one gate every path that seats a person asks.
 
 When the last seat is filled the game starts at once through
 ``create_game``, seats in table order, created by the host. If it cannot
@@ -43,7 +43,8 @@ from botapi.selectors.capacity import BotAtCapacity
 from games.models import Competitor
 from games.selectors import rating_rules
 from games.services import GameSetupError, create_game
-from people.models import Profile
+from people import seating as person_seating
+from people.seating import CONSENT_WHERE
 from people.services import ensure_person
 
 from . import time_controls
@@ -51,8 +52,6 @@ from .models import LobbySeat, LobbyTable
 
 MAX_OPEN_TABLES_PER_HOST = 5
 """Open tables one person may host at once, so the lobby is not flooded."""
-
-CONSENT_WHERE = "tick “I accept bot opponents in rated games” on your profile page (/me/)"
 
 
 class LobbyError(Exception):
@@ -116,23 +115,14 @@ def _bot(user: Any, bot_id: Any, engine: str) -> Bot:
         raise LobbyError("seat_refused", str(exc)) from None
 
 
-def _profiles(competitors: Sequence[Competitor]) -> dict[int, Profile]:
-    """Person competitor id -> profile, one query."""
-    ids = [c.pk for c in competitors if c.kind == Competitor.Kind.PERSON]
-    return {p.competitor_id: p for p in Profile.objects.filter(competitor_id__in=ids)}
-
-
 def _check_consent(rated: bool, competitors: Sequence[Competitor], user: Any | None) -> None:
     """A rated table with a bot needs every seated person's consent to meet bots.
 
-    The refusal tells ``user`` (who is acting) how to give theirs; another
-    person's setting is theirs, so they are not named.
+    The rule is ``people.seating``'s (the one gate); here the refusal tells
+    ``user`` (who is acting) how to give theirs; another person's setting is
+    theirs, so they are not named.
     """
-    if not rated or not any(c.kind == Competitor.Kind.BOT for c in competitors):
-        return
-    people = [c for c in competitors if c.kind == Competitor.Kind.PERSON]
-    profiles = _profiles(people)
-    missing = [c for c in people if not (p := profiles.get(c.pk)) or not p.accepts_bot_opponents]
+    missing = person_seating.without_consent(competitors, rated=rated)
     if not missing:
         return
     if user is not None and any(c.user_id == user.pk for c in missing):

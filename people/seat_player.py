@@ -13,6 +13,8 @@ from engines import State
 from games.models import Competitor, Game, Seat
 from games.referee.decisions import Decision
 
+from . import seating
+
 
 class PersonSeats:
     """Answers for the seats of person competitors: always later."""
@@ -36,6 +38,10 @@ class PersonSeats:
         self, competitors: Sequence[Competitor], *, created_by: Any, purpose: str
     ) -> None:
         """A person may sit at any number of games: nothing to refuse."""
+
+    def table_refusal(self, competitors: Sequence[Competitor], *, rated: bool) -> str | None:
+        """A rated table with a bot needs each person's consent (``people.seating``)."""
+        return seating.table_refusal(competitors, rated=rated)
 
 
 PERSON_SEATS = PersonSeats()

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path
 
 from web.http import login_limit
 
@@ -40,8 +43,26 @@ class ThrottledAdminLoginForm(AdminAuthenticationForm):
         return self.cleaned_data
 
 
+GUIDE = "organising.md"
+"""The organisers' guide in docs/, shown inside the admin (issue #31: linked from the admin)."""
+
+
 class ThrottledAdminSite(admin.AdminSite):
     login_form = ThrottledAdminLoginForm
+    index_template = "admin/harbormaster_index.html"
+
+    def get_urls(self) -> list[Any]:
+        guide = path("guide/", self.admin_view(self.guide_view), name="organising-guide")
+        return [guide, *super().get_urls()]
+
+    def guide_view(self, request: HttpRequest) -> HttpResponse:
+        """docs/organising.md, as written (Markdown reads as plain text), for staff."""
+        try:
+            text = (settings.BASE_DIR / "docs" / GUIDE).read_text(encoding="utf-8")
+        except OSError:
+            raise Http404("the organisers' guide is not installed with this copy") from None
+        context = {**self.each_context(request), "title": "Running an event", "guide": text}
+        return TemplateResponse(request, "admin/organising_guide.html", context)
 
     def login(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None

@@ -88,11 +88,12 @@
     return MARKS[seat % MARKS.length];
   }
 
-  /** "Ana (you)" / "Seat 2": the display name of a seat. */
+  /** "Ana (you)" / "Seat 2": the display name of a seat (numbered from 1, as on every page;
+   *  the model's seat numbers are the API's 0-based positions). */
   function seatLabel(model, seat) {
     if (seat === null || seat === undefined) { return "nobody"; }
     var names = (model && model.names) || {};
-    var name = names[seat] || names[String(seat)] || "Seat " + seat;
+    var name = names[seat] || names[String(seat)] || "Seat " + (Number(seat) + 1);
     if (model && model.seat === seat) { name += " (you)"; }
     return name;
   }

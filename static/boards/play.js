@@ -91,7 +91,8 @@
   }
 
   function name(seat) {
-    return (frame && frame.model.names[String(seat)]) || ("Seat " + seat);
+    // Seats are numbered from 1 on every page; the socket's seat numbers are 0-based positions.
+    return (frame && frame.model.names[String(seat)]) || ("Seat " + (Number(seat) + 1));
   }
 
   function show(message) {
@@ -118,7 +119,7 @@
     page.setAttribute("data-your-turn", mayAct ? "true" : "false");
     $("play-role").textContent = message.seat === null
       ? "You are watching."
-      : "You play " + name(message.seat) + " (seat " + message.seat + ").";
+      : "You play " + name(message.seat) + " (seat " + (message.seat + 1) + ").";
     var turn = $("play-turn");
     turn.hidden = message.status !== "running";
     turn.textContent = mayAct ? "Your turn: choose an action on the board."
@@ -225,7 +226,7 @@
       var why = { resigned: " resigned", withdrawn: " left the event" }[s.reason] || " timed out too often";
       var mine = message.seats.indexOf(s.seat) >= 0 ? " (your seat)" : "";
       box.appendChild(HMBoards.el("p", { class: "play-substitution", "data-seat": String(s.seat) },
-        "Seat " + s.seat + " (" + name(s.seat) + ")" + mine + why + ": a house bot plays for it."));
+        "Seat " + (s.seat + 1) + " (" + name(s.seat) + ")" + mine + why + ": a house bot plays for it."));
     });
   }
 

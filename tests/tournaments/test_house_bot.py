@@ -179,7 +179,9 @@ def test_a_bot_that_faults_as_often_is_forfeited_with_defaults_not_substituted(s
     limit = settings.BOT_MAX_FAULTS_PER_GAME
     broken = CompetitorFactory(kind="bot")
     people = CompetitorFactory.create_batch(2, kind="person")
-    game = create_game("manila", [broken, *people], seed="bot-faults", move_time_ms=1000)
+    game = create_game(  # unrated: people without a profile never consented to rated bots
+        "manila", [broken, *people], seed="bot-faults", move_time_ms=1000, rated=False
+    )
     rng = random.Random(4)
     for _ in range(20_000):
         game.refresh_from_db()

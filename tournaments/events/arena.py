@@ -13,7 +13,8 @@ Who is free to play, each pass:
 
 * an active entry of the league, in its pool (bots only, people only, mixed);
 * a bot that is active and still plays the league's engine; a person whose
-  account is active;
+  account is active and who (in a rated arena where bots play) still accepts
+  bot opponents in rated games (``people.seating``, the one gate);
 * not in an arena game of the league already (``waiting_since`` set): one
   arena game at a time per entrant, so its other slots stay free for
   tournaments and challenges, and every table is drawn with the ratings of
@@ -49,6 +50,7 @@ from botapi.selectors.capacity import BotAtCapacity, counted_games, held_games
 from botapi.selectors.seating import example_bots_username
 from games.models import Competitor, Game, Seat
 from games.services import GameSetupError, create_game
+from people import seating as person_seating
 from ratings.models import Rating, RatingScope
 from ratings.systems import TRUESKILL_DEFAULTS
 from tournaments.formats import FormatError
@@ -92,10 +94,7 @@ def join(
     """
     if not league.arena_enabled:
         raise ArenaRefused(f"the arena of {league} is closed", "arena_closed")
-    _check_consent(competitor, by)
-    _check_pool(league, competitor)
-    if competitor.kind == Competitor.Kind.BOT:
-        _check_bot(league, competitor.bot)
+    check_entry(league, competitor, by=by)
     with transaction.atomic():
         entry, created = ArenaEntry.objects.select_for_update().get_or_create(
             league=league,
@@ -113,6 +112,20 @@ def join(
     return entry
 
 
+def check_entry(league: League, competitor: Competitor, *, by: Any) -> None:
+    """Raise :class:`ArenaRefused` unless ``by`` may put ``competitor`` in the league's arena.
+
+    :func:`join`'s checks (all but the arena being open), for the admin's
+    arena rows too: the league's pool, who acts (a person only for
+    themselves, with their consent where rated games may seat bots), and a
+    bot's status and engine. Changes nothing.
+    """
+    _check_pool(league, competitor)
+    _check_consent(league, competitor, by)
+    if competitor.kind == Competitor.Kind.BOT:
+        _check_bot(league, competitor.bot)
+
+
 def leave(entry: ArenaEntry) -> ArenaEntry:
     """Take the entry out of matchmaking; games it is playing play on. Idempotent."""
     ArenaEntry.objects.filter(pk=entry.pk).update(active=False, waiting_since=None)
@@ -120,11 +133,22 @@ def leave(entry: ArenaEntry) -> ArenaEntry:
     return entry
 
 
-def _check_consent(competitor: Competitor, by: Any) -> None:
+def _check_consent(league: League, competitor: Competitor, by: Any) -> None:
+    """Who may put ``competitor`` in: the bot's owner (or staff, for an open bot); a person
+    only themselves, with their consent where rated games may seat bots (``people.seating``)."""
     user_id = by.pk if by is not None and by.is_authenticated else None
     if competitor.kind == Competitor.Kind.PERSON:
-        if user_id is None or competitor.user_id != user_id:
+        if user_id is None:  # nobody signed in (or the service): a person joins by themselves
             raise ArenaRefused("a person joins an arena only by themselves", "not_allowed")
+        refusal = person_seating.entry_refusal(
+            competitor,
+            by=by,
+            where=f"the arena of {league}",
+            rated=league.arena_rated,
+            bots_may_play=league.pool != League.Pool.PEOPLE,
+        )
+        if refusal:
+            raise ArenaRefused(refusal, "not_allowed")
         return
     bot = getattr(competitor, "bot", None)
     if bot is None:
@@ -282,6 +306,8 @@ def _free_entries(league: League, now: datetime) -> dict[int, tuple[ArenaEntry, 
         .order_by("pk")
     }
     held = held_games(ids)
+    consent_needed = league.arena_rated and league.pool != League.Pool.PEOPLE
+    agreed = person_seating.consenting([entry.competitor for entry in entries])
     _wake_the_stranded(league, entries, now)
     mu = _ratings(league, ids)
     house = example_bots_username()
@@ -298,6 +324,8 @@ def _free_entries(league: League, now: datetime) -> dict[int, tuple[ArenaEntry, 
             spare = bot.max_concurrent_games - len(games)
         else:
             if competitor.user is None or not competitor.user.is_active:
+                continue
+            if consent_needed and competitor.pk not in agreed:  # taken back since joining
                 continue
             spare = PERSON_GAMES - len(held.get(competitor.pk, []))
         if spare < 1:

@@ -1,16 +1,22 @@
 """Whether a competitor may play an event: the same rules at entry, at the start, and after.
 
 A bot plays only if it is active and plays the event's engine; a person only
-with an active account. A league's pool keeps bots-only and people-only
+with an active account and, in a rated event where bots may play, their
+consent to bot opponents (asked of ``people.seating``, the one gate for
+seating a person, so a consent taken back after entering is seen at the
+start and by the problems panel). A league's pool keeps bots-only and people-only
 leagues apart. Each check returns the sentence that explains a refusal, or
 None.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import engines
 from botapi.models import Bot
 from games.models import Competitor
+from people import seating as person_seating
 from tournaments.models import League, Tournament
 
 
@@ -47,7 +53,36 @@ def why_cannot_play(tournament: Tournament, competitor: Competitor) -> str | Non
     user = competitor.user
     if user is None or not user.is_active:
         return f"{competitor.name} has no active account"
+    if bots_may_play(tournament) and person_seating.without_consent(
+        [competitor], rated=tournament.rated, bot_present=True
+    ):
+        return (
+            f"{competitor.name} has not accepted bot opponents in rated games, and "
+            f"{tournament.name} seats them with bots in rated games; they can "
+            f"{person_seating.THEIR_CONSENT_WHERE}"
+        )
     return None
+
+
+def bots_may_play(tournament: Tournament) -> bool:
+    """Whether the event's tables may seat a bot: its league's pool is not people only."""
+    league = tournament.league
+    return league is None or league.pool != League.Pool.PEOPLE
+
+
+def person_entry_refusal(tournament: Tournament, competitor: Competitor, by: Any) -> str | None:
+    """Why ``by`` may not enter the person ``competitor`` (``people.seating``'s rule), or None.
+
+    ``by`` None is the service itself (the demo, a caller that checked): it
+    may enter a person, though never one without consent where it is needed.
+    """
+    return person_seating.entry_refusal(
+        competitor,
+        by=by,
+        where=tournament.name,
+        rated=tournament.rated,
+        bots_may_play=bots_may_play(tournament),
+    )
 
 
 def pool_refusal(tournament: Tournament, competitor: Competitor) -> str | None:

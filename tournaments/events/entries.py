@@ -5,7 +5,9 @@ Rules:
 * **Who enters.** A bot is entered by its owner, or added by the organiser
   (the issue's "its owner agrees": the owner enters it, or the organiser,
   who runs the event, adds it). A person enters only themselves (their
-  consent); not even the organiser enters a person. The competitor must be
+  consent); not even the organiser enters a person, and a rated event where
+  bots may play takes a person only with their consent to bot opponents
+  (``people.seating``, the one gate every path that seats a person asks). The competitor must be
   able to play (``eligibility``: a bot active and playing the engine) and fit
   the league's pool (bots only, people only, or mixed).
 * **When.** While entries are open; the organiser may also add entrants to a
@@ -42,7 +44,7 @@ from django.db import IntegrityError, transaction
 from games.models import Competitor, Game, Seat
 from games.referee.dispatch import schedule_advance
 from games.referee.house_bot import forfeit_seats
-from tournaments.events.eligibility import pool_refusal, why_cannot_play
+from tournaments.events.eligibility import person_entry_refusal, pool_refusal, why_cannot_play
 from tournaments.events.errors import EventError
 from tournaments.events.locks import lock_tournament
 from tournaments.events.roles import is_organiser, require_organiser, speaks_for
@@ -101,10 +103,9 @@ def _check_entry_window(event: Tournament, organiser: bool) -> None:
 
 def _check_consent(event: Tournament, competitor: Competitor, by: Any, organiser: bool) -> None:
     if competitor.kind == Competitor.Kind.PERSON:
-        if by is not None and not speaks_for(competitor, by):
-            raise EventError(
-                f"{competitor.name} is a person: only they can enter themselves in {event.name}"
-            )
+        refusal = person_entry_refusal(event, competitor, by)
+        if refusal:
+            raise EventError(refusal)
         return
     if not organiser and not speaks_for(competitor, by):
         raise EventError(

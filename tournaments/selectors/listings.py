@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 
-from games.models import Game
+from games.models import Game, Seat
 from games.selectors import listings, spectator
 from ratings.models import RatingScope
 from tournaments import formats
@@ -144,6 +144,10 @@ class TableGame:
     status: str
     adjudicated: bool = False
     """Aborted, with the organiser's result (``events.adjudication``) counted for its table."""
+    forfeited: tuple[int, ...] = ()
+    """Competitor ids of the game's forfeited seats (shown once the table is finished)."""
+    substituted: tuple[int, ...] = ()
+    """Competitor ids of the seats the house bot played to the end (a person's)."""
 
     @property
     def finished(self) -> bool:
@@ -160,6 +164,11 @@ class TableSeat:
     score: float | None
     points: float | None
     """Placement points earned at this table (``formats.standings.table_points``)."""
+    forfeited: bool = False
+    """Its seat forfeited in a game of the table (marked once the table is finished)."""
+    substituted: bool = False
+    """The house bot played its seat to the end in a game of the table (a person who timed
+    out or resigned); marked once the table is finished, as the game page marks it."""
 
 
 @dataclass(frozen=True)
@@ -212,12 +221,38 @@ def _results_of(history: formats.History) -> _Results:
 
 
 def _games_of(games_of_tables: QuerySet[Game]) -> dict[int, list[TableGame]]:
-    """The games by table id, oldest first (one query)."""
+    """The games by table id, oldest first, with their forfeited and substituted seats.
+
+    Two queries: the games, then only their marked seats (few: most seats are neither).
+    """
+    rows = list(
+        games_of_tables.order_by("id").values_list("id", "table_id", "status", "adjudication__id")
+    )
+    marks: dict[int, tuple[list[int], list[int]]] = {}
+    if rows:
+        marked = Seat.objects.filter(game_id__in=[row[0] for row in rows]).filter(
+            Q(forfeited=True) | Q(substituted=True)
+        )
+        for game_id, competitor_id, forfeited, substituted in marked.values_list(
+            "game_id", "competitor_id", "forfeited", "substituted"
+        ):
+            lists = marks.setdefault(game_id, ([], []))
+            if forfeited:
+                lists[0].append(competitor_id)
+            if substituted:
+                lists[1].append(competitor_id)
     games: dict[int, list[TableGame]] = {}
-    for game_id, table_id, status, judged in games_of_tables.order_by("id").values_list(
-        "id", "table_id", "status", "adjudication__id"
-    ):
-        games.setdefault(table_id, []).append(TableGame(game_id, status, judged is not None))
+    for game_id, table_id, status, judged in rows:
+        forfeited, substituted = marks.get(game_id, ([], []))
+        games.setdefault(table_id, []).append(
+            TableGame(
+                game_id,
+                status,
+                adjudicated=judged is not None,
+                forfeited=tuple(forfeited),
+                substituted=tuple(substituted),
+            )
+        )
     return games
 
 
@@ -232,21 +267,25 @@ def _table_view(
     seats = [int(key) for key in table.seats]
     result = results.get((round_number, tuple(seats)))
     points = standings.table_points(result.ranks) if result else None
-    return TableView(
-        number=table.number,
-        seats=[
+    played = games.get(table.pk, [])
+    # Marks are public once the table's result is (a duplicate set: when its last game ended).
+    forfeited = {c for game in played for c in game.forfeited} if result else set()
+    substituted = {c for game in played for c in game.substituted} if result else set()
+    views = []
+    for position, key in enumerate(seats):
+        entrant = by_id.get(key) or unknown_entrant(key)
+        views.append(
             TableSeat(
                 position=position,
-                entrant=by_id.get(key) or unknown_entrant(key),
+                entrant=entrant,
                 rank=result.ranks[position] if result else None,
                 score=result.scores[position] if result else None,
                 points=points[position] if points else None,
+                forfeited=entrant.competitor_id in forfeited,
+                substituted=entrant.competitor_id in substituted,
             )
-            for position, key in enumerate(seats)
-        ],
-        games=games.get(table.pk, []),
-        finished=result is not None,
-    )
+        )
+    return TableView(number=table.number, seats=views, games=played, finished=result is not None)
 
 
 def _round_view(

@@ -163,8 +163,8 @@ class AddEntrantsForm(forms.Form):
     competitors = forms.ModelMultipleChoiceField(
         queryset=Competitor.objects.none(),
         widget=forms.CheckboxSelectMultiple,
-        help_text="Bots that are active and play the event's engine, and that the league's "
-        "pool takes. People enter themselves (through the site), not here.",
+        help_text="Bots the league's pool takes. A bot must be active and play the event's "
+        "engine. People are not listed: they enter themselves, on the event's page.",
     )
     approved = forms.BooleanField(
         required=False,
@@ -177,11 +177,13 @@ class AddEntrantsForm(forms.Form):
         super().__init__(*args, **kwargs)
         entered = tournament.entrants.values_list("competitor", flat=True)
         field = self.fields["competitors"]
-        field.queryset = (
-            Competitor.objects.exclude(pk__in=entered)
-            .select_related("user", "bot")
-            .order_by("kind", "name", "pk")
-        )
+        # Only what events.enter could take from the organiser: never a person (only they
+        # enter themselves), and no bot at all in a people-only league.
+        offered = Competitor.objects.filter(kind=Competitor.Kind.BOT).exclude(pk__in=entered)
+        league = tournament.league
+        if league is not None and league.pool == League.Pool.PEOPLE:
+            offered = offered.none()
+        field.queryset = offered.select_related("user", "bot").order_by("name", "pk")
         field.label_from_instance = competitor_label
 
 

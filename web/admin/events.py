@@ -23,6 +23,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -50,6 +51,28 @@ from web.admin.event_steps import (
 )
 from web.admin.games import NamesProtectedRecords
 from web.admin.seed_order import seed_order_page
+
+
+def cannot_delete(tournament: Tournament) -> str:
+    """Why a running or paused event is not deleted, and what to do instead."""
+    return (
+        f"{tournament.name} is {tournament.get_status_display()}, so it cannot be deleted: its "
+        'games are under way. Cancel it first ("Cancel the event" on its page, with a reason), '
+        "then delete it."
+    )
+
+
+def delete_selected_not_under_way(
+    modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Tournament]
+) -> HttpResponse | None:
+    """Django's "delete selected", refused (each named, nothing deleted) if one is under way."""
+    under_way = [t for t in queryset if t.status in UNDER_WAY]
+    for tournament in under_way:
+        messages.error(request, cannot_delete(tournament))
+    if under_way:
+        return None
+    return delete_selected(modeladmin, request, queryset)
+
 
 SERVICE_OWNED = (
     "status",
@@ -171,8 +194,25 @@ class TournamentAdmin(RoundReviewAdmin, NamesProtectedRecords, admin.ModelAdmin)
 
     def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
         if obj is not None and obj.status in UNDER_WAY:
-            return False  # cancel it first: its games are under way
+            return False  # cancel it first: its games are under way (delete_view says so)
         return super().has_delete_permission(request, obj)
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """A running or paused event is not deleted: a sentence on its page, not a bare 403."""
+        tournament = self.get_object(request, unquote(object_id))
+        if tournament is not None and tournament.status in UNDER_WAY:
+            messages.error(request, cannot_delete(tournament))
+            return HttpResponseRedirect(self.change_url(tournament))
+        return super().delete_view(request, object_id, extra_context)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            _func, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (delete_selected_not_under_way, name, description)
+        return actions
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change and obj.organiser_id is None:

@@ -14,27 +14,47 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games.models import Competitor
+from tournaments.events import arena
 from tournaments.models import ArenaEntry, League
 from web.admin.event_forms import LeagueForm, arena_refusal
 from web.admin.games import NamesProtectedRecords
 
 
 class ArenaEntryForm(forms.ModelForm):
-    """An arena entrant must be one the league takes: its engine, its pool."""
+    """An arena entrant must be one the league takes: its engine, its pool.
+
+    A person added here goes through the arena's own ``check_entry``, the
+    gate every path that seats a person asks (``people.seating``): only they
+    put themselves in, so the row is refused with that sentence (issue #31:
+    a row added here once seated a person in rated games with bots without
+    their consent). A person's existing row (they joined themselves) may
+    still be switched on or off.
+    """
 
     class Meta:
         model = ArenaEntry
         fields = ("competitor", "active", "share_tables_with_own_bots")
 
-    def __init__(self, *args: Any, league: League | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, league: League | None = None, user: Any = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.league = league
+        self.user = user
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         competitor = data.get("competitor")
         league = self.league
         if competitor is None or league is None or not league.engine:
+            return data
+        if competitor.kind == Competitor.Kind.PERSON:
+            if self.instance.pk is None or "competitor" in self.changed_data:
+                try:
+                    arena.check_entry(league, competitor, by=self.user)
+                except arena.ArenaRefused as exc:
+                    self.add_error("competitor", str(exc))
             return data
         refusal = arena_refusal(league, competitor)
         if refusal:
@@ -55,7 +75,11 @@ class ArenaEntryInline(admin.TabularInline):
 
         class LeagueFormSet(formset):  # type: ignore[misc, valid-type]
             def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
-                return {**super().get_form_kwargs(index), "league": self.instance}
+                return {
+                    **super().get_form_kwargs(index),
+                    "league": self.instance,
+                    "user": request.user,
+                }
 
         return LeagueFormSet
 

@@ -24,6 +24,7 @@ from tournaments.models import League
 from tournaments.selectors import adjudications as event_adjudications
 from tournaments.selectors import listings as event_listings
 from tournaments.selectors import standings_table as event_standings
+from tournaments.selectors.my_entry import my_entry
 from web.cache import invalidation
 from web.cache.lazy import lazy
 from web.leaderboards import pages as ladder_pages
@@ -110,6 +111,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
             "fragments": invalidation.fragments(
                 invalidation.event(tournament.pk), invalidation.EVENTS
             ),
+            "my_entry": my_entry(tournament, request.user),
         },
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from web.events import entry as event_entry
 from web.events import exports as event_exports
 from web.events import parts as event_parts
 from web.events import printing as event_printing
@@ -38,6 +39,8 @@ urlpatterns = [
     path("leaderboards/<slug:engine>/", views.leaderboard, name="leaderboard"),
     path("tournaments/", event_views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/enter/", event_entry.enter, name="enter"),
+    path("tournaments/<int:pk>/withdraw/", event_entry.withdraw, name="withdraw"),
     path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
     path("tournaments/<int:pk>/results.csv", event_exports.results_csv, name="results-csv"),
     path("tournaments/<int:pk>/print/", event_printing.print_page, name="print"),

@@ -15,7 +15,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from botapi.models import Bot
+from harbormaster.demo import DEMO_PERSON_USERNAME, start_club_night
 from harbormaster.demo_serving import serve_demo
+from tournaments.events import EventError
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 """The demo admin's password is published: the site is never served beyond this machine."""
@@ -51,6 +53,16 @@ class Command(BaseCommand):
         width = max(len(bot.name) for bot in bots)
         for bot in bots:
             self.stdout.write(f"  {bot.name:<{width}}  {bot.endpoint_url}  ({bot.status})")
+        try:
+            night = start_club_night(bots)
+        except EventError as exc:
+            self.stdout.write(self.style.WARNING(f"The club night did not start: {exc}"))
+        else:
+            if night is not None:
+                self.stdout.write(
+                    f"Club night {night.name} started: round 1 waits for {DEMO_PERSON_USERNAME} "
+                    f"at {self.url}/tournaments/{night.pk}/"
+                )
         self.stdout.write(
             f"Serving the demo at {self.url}/ (Ctrl-C stops it and suspends the example bots)."
         )

@@ -28,6 +28,7 @@ from harbormaster.demo import (
     DemoProgress,
     ensure_demo_admin,
     ensure_demo_person,
+    open_club_night,
     play_demo_games,
     run_club_event,
 )
@@ -89,9 +90,17 @@ class Command(BaseCommand):
         with embedded_celery.serving():
             if per_engine > 0:
                 self._play_games(per_engine, url)
+            organiser = get_user_model().objects.get(username=admin.username)
             if options["event_rounds"] > 0:
-                organiser = get_user_model().objects.get(username=admin.username)
                 self._club_event(organiser, options["event_rounds"], url)
+        night = open_club_night(organiser)
+        self.stdout.write(
+            self.style.SUCCESS(f"Club night: {night.name} (league {night.league}, bots and people)")
+        )
+        self.stdout.write(
+            f"  {person.username} has entered it; demo_serve enters the example bots and starts "
+            f"it, and {person.username} plays round 1 in the browser: {url}/tournaments/{night.pk}/"
+        )
 
     def _play_games(self, per_engine: int, url: str) -> None:
         self.stdout.write(

@@ -216,15 +216,21 @@ def test_a_bot_that_does_not_play_the_engine_is_refused_and_nobody_is_entered(st
     assert snapshot(draft) == before, "the good bots were entered although one was refused"
 
 
-def test_a_person_in_a_bots_only_league_is_refused(staff, organiser) -> None:
-    league = LeagueFactory(engine="manila", pool=League.Pool.BOTS)
+@pytest.mark.parametrize("pool", [League.Pool.BOTS, League.Pool.MIXED, League.Pool.PEOPLE])
+def test_people_are_not_offered_and_a_forged_choice_is_refused(staff, organiser, pool) -> None:
+    league = LeagueFactory(engine="manila", pool=pool)
     staff.post(reverse("admin:tournaments_tournament_add"), tournament_form(league=league.pk))
     tournament = Tournament.objects.get()
     person = CompetitorFactory(kind="person", user=organiser)
+    bot = manila_bots(1)[0]
+    page = staff.get(add_entrants_url(tournament))
+    offered = set(page.context["form"].fields["competitors"].queryset)
+    assert person not in offered, "a person only enters themselves: never offered here"
+    assert (bot.competitor in offered) == (pool != League.Pool.PEOPLE)
     before = snapshot(tournament)
-    page = staff.post(add_entrants_url(tournament), {"competitors": [person.pk]}, follow=True)
-    errors = [str(m) for m in page.context["messages"] if m.level_tag == "error"]
-    assert len(errors) == 1 and "for bots only" in errors[0], errors
+    page = staff.post(add_entrants_url(tournament), {"competitors": [person.pk]})
+    assert page.status_code == 200
+    assert page.context["form"].errors["competitors"], "the forged choice is named"
     assert snapshot(tournament) == before
 
 

@@ -85,7 +85,7 @@ def test_someone_elses_bot_is_refused_like_a_missing_one(api, open_event) -> Non
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({}, "bot"),
+        ({}, "non_field_errors"),  # neither bot nor person
         ({"bot": "abc"}, "bot"),
         ({"bot": 0}, "bot"),
         ({"bot": 2**80}, "bot"),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import BotFactory, CompetitorFactory, UserFactory
+from people import services as person_services
+from tests.factories import BotFactory, LeagueFactory, UserFactory
 from tournaments.events import arena
 from tournaments.models import ArenaEntry, League
 
@@ -56,12 +57,39 @@ def test_a_bot_must_be_active_play_the_engine_and_fit_the_pool(league) -> None:
 
 def test_a_person_joins_only_by_themselves_and_only_where_people_play(league) -> None:
     person = UserFactory(password=None)
-    me = CompetitorFactory(kind="person", user=person, name=person.username)
+    me = person_services.ensure_person(person).competitor
     refused(league, me, person, "not_eligible", "bots only")
     League.objects.filter(pk=league.pk).update(pool=League.Pool.MIXED)
     league.refresh_from_db()
     refused(league, me, UserFactory(password=None, is_staff=True), "not_allowed", "themselves")
+    refused(league, me, person, "not_allowed", "not accepted bot opponents in rated games")
+    person_services.set_consent(person, True)
     assert arena.join(league, me, by=person).active
+
+
+def test_an_unrated_or_people_only_arena_needs_no_consent(league) -> None:
+    person = UserFactory(password=None)
+    me = person_services.set_consent(person, False).competitor
+    League.objects.filter(pk=league.pk).update(pool=League.Pool.MIXED, arena_rated=False)
+    league.refresh_from_db()
+    assert arena.join(league, me, by=person).active
+    other = LeagueFactory(engine="manila", pool=League.Pool.PEOPLE, arena_enabled=True)
+    assert arena.join(other, me, by=person).active
+
+
+def test_a_person_who_takes_consent_back_is_not_seated_by_a_pass(league) -> None:
+    League.objects.filter(pk=league.pk).update(pool=League.Pool.MIXED, arena_table_size=3)
+    league.refresh_from_db()
+    person = UserFactory(password=None)
+    me = person_services.set_consent(person, True).competitor
+    arena.join(league, me, by=person)
+    for bot in BotFactory.create_batch(3, max_concurrent_games=5):
+        arena.join(league, bot.competitor, by=bot.owner, share_tables_with_own_bots=True)
+    person_services.set_consent(person, False)
+    games = arena.arena_pass(league, seed="s")
+    assert games, "the bots still play"
+    seated = {seat.competitor_id for game in games for seat in game.seats.all()}
+    assert me.pk not in seated
 
 
 def test_a_closed_arena_takes_nobody(league) -> None:

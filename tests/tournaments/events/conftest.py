@@ -13,7 +13,8 @@ import sys
 import pytest
 
 from games.models import Competitor, Game
-from tests.factories import BotFactory, CompetitorFactory, UserFactory
+from people import services as person_services
+from tests.factories import BotFactory, UserFactory
 from tests.tournaments.events import fake_format
 from tournaments import formats
 from tournaments.models import Tournament
@@ -44,9 +45,17 @@ def make_event(**fields) -> Tournament:
     return Tournament.objects.create(**values)
 
 
-def people(count: int) -> list[Competitor]:
-    """People, each with their own account (so each may enter themselves)."""
-    return [CompetitorFactory(kind="person", user=UserFactory(password=None)) for _ in range(count)]
+def people(count: int, *, consent: bool = True) -> list[Competitor]:
+    """People, each with their own account (so each may enter themselves).
+
+    ``consent``: whether they accept bot opponents in rated games, which a
+    rated event where bots may play needs (``people.seating``).
+    """
+    made = []
+    for _ in range(count):
+        user = UserFactory(password=None)
+        made.append(person_services.set_consent(user, consent).competitor)
+    return made
 
 
 def pull_bots(count: int, **fields):

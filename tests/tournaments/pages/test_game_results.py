@@ -82,7 +82,7 @@ def test_the_deltas_are_the_rating_change_rows(client: Client) -> None:
         assert line in by_name[change.competitor.name], (line, by_name[change.competitor.name])
     for seat in game.seats.select_related("competitor"):
         row = by_name[seat.competitor.name]
-        assert row.startswith(f"{seat.position} {seat.competitor.name}")
+        assert row.startswith(f"{seat.position + 1} {seat.competitor.name}"), "seats from 1"
         assert f" {game.outcome.ranks[seat.position]} " in row
     assert ">Rating change</th>" in page and "<th>Global ladder</th>" in page
     assert 'href="/competitors/' in page

@@ -19,6 +19,7 @@ from botapi.services import bots as services
 from botapi.ssrf import EndpointRefused
 from games.models import Game, Move
 from web.api.bots import visibility
+from web.api.toolkit.fields import POSITION_HELP
 
 READ_ONLY_HINTS = {
     "status": "change it with POST .../suspend/ or .../reactivate/",
@@ -390,7 +391,7 @@ class MoveFilterSerializer(QuerySerializer):
 
 
 class SeatSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
+    position = serializers.IntegerField(help_text=POSITION_HELP)
     competitor = serializers.CharField(help_text="Name of the seat's player.")
     this_bot = serializers.BooleanField(help_text="Whether this seat is the bot's.")
     forfeited = serializers.BooleanField(

@@ -20,6 +20,7 @@ from tournaments.models import Entrant, Round, Tournament
 from tournaments.selectors import listings as event_listings
 from web.api.bots.serializers import RefuseUnknownFieldsMixin
 from web.api.games.serializers import MAX_ID
+from web.api.toolkit.fields import POSITION_HELP
 
 
 class LeagueBriefSerializer(serializers.Serializer):
@@ -118,7 +119,7 @@ class TableGameSerializer(serializers.Serializer):
 
 
 class TableSeatSerializer(serializers.Serializer):
-    position = serializers.IntegerField(help_text="0 moves first.")
+    position = serializers.IntegerField(help_text=POSITION_HELP)
     entrant = EntrantBriefSerializer()
     rank = serializers.IntegerField(allow_null=True, help_text="Null until the table finishes.")
     score = serializers.FloatField(
@@ -192,13 +193,28 @@ class CrosstableSerializer(serializers.Serializer):
 
 
 class EntryRequestSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
-    """Enter one of your bots."""
+    """Enter one of your bots, or yourself: exactly one of ``bot`` and ``person``."""
 
     bot = serializers.IntegerField(
+        required=False,
         min_value=1,
         max_value=MAX_ID,
         help_text="Id of one of your bots; it must play the tournament's engine.",
     )
+    person = serializers.CharField(
+        required=False,
+        max_length=150,
+        help_text="Your own username: a person enters only themselves. In a rated event where "
+        "bots may play, your account must accept bot opponents in rated games (your profile "
+        "page, /me/).",
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("bot" in data) == ("person" in data):
+            raise serializers.ValidationError(
+                {"non_field_errors": ["send one of bot (your bot's id) or person (your username)"]}
+            )
+        return data
 
 
 class CheckInRequestSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):

@@ -4,10 +4,11 @@
 Reading is public, like the tournament pages: the list (drafts left out, as
 on the pages), one tournament, its rounds with tables, its standings and
 crosstable. A bot's owner enters their bot while entries are open and
-withdraws it the same way. The bot is looked up among the caller's own:
-another owner's bot is refused exactly like a missing one (400 on ``bot`` in
-a body, as ``POST games/`` does; 404 in a path, as the bot endpoints do), so
-its existence is not confirmed.
+withdraws it the same way; a person enters and withdraws only themselves.
+The bot is looked up among the caller's own: another owner's bot is refused
+exactly like a missing one (400 on ``bot`` in a body, as ``POST games/``
+does; 404 in a path, as the bot endpoints do), so its existence is not
+confirmed.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from botapi.models import Bot
+from games.models import Competitor
+from people import services as person_services
 from tournaments import events
 from tournaments.models import Entrant, Tournament
 from tournaments.selectors import listings as event_listings
@@ -42,9 +45,12 @@ ENTRIES_CLOSED = OpenApiResponse(
     "was cancelled."
 )
 REFUSED = OpenApiResponse(
-    description='Field errors (`{"bot": [...]}`: not one of your bots), or the entry refused '
-    "as `{detail, code}`: the bot does not play the tournament's engine, is not active, "
-    "the league's pool does not admit bots, or the bot is already entered."
+    description='Field errors (`{"bot": [...]}`: not one of your bots; `{"person": [...]}`: '
+    "not your own username; neither or both sent), or the entry refused as `{detail, code}` "
+    "(`entry_refused`, a sentence naming what to change): the bot does not play the "
+    "tournament's engine or is not active, the league's pool does not admit bots (or people), "
+    "a person has not accepted bot opponents in rated games where the event needs it, or "
+    "the competitor is already entered."
 )
 
 
@@ -96,7 +102,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     http_method_names = ["get", "post", "delete", "head", "options"]
 
     def get_permissions(self) -> list[Any]:
-        if self.action in ("enter", "withdraw", "check_in"):
+        if self.action in ("enter", "withdraw", "withdraw_self", "check_in"):
             return [IsAuthenticated()]
         return [AllowAny()]
 
@@ -158,11 +164,16 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     # ----------------------------------------------------------- entries
     @extend_schema(
-        summary="Enter one of your bots",
+        summary="Enter one of your bots, or yourself",
         description=(
-            "While entries are open, a bot's owner enters it (entering is the owner's consent). "
-            "The bot must be yours, active and play the tournament's engine; another owner's "
-            "bot is refused like a missing id. Entries not open: 409 `entries_closed`."
+            'While entries are open, a bot\'s owner enters it with `{"bot": id}` (entering is '
+            "the owner's consent): the bot must be yours, active and play the tournament's "
+            "engine; another owner's bot is refused like a missing id. A person enters "
+            'themselves with `{"person": "<your username>"}`, never anyone else; in a rated '
+            "event where bots may play (its league's pool is not people only) your account "
+            "must accept bot opponents in rated games. Both go through the same checks: the "
+            "league's pool, approval (the entry may wait as `pending`) and the event's state. "
+            "Entries not open: 409 `entries_closed`."
         ),
         request=s.EntryRequestSerializer,
         responses={201: s.EntrantSerializer, 400: REFUSED, 404: NOT_FOUND, 409: ENTRIES_CLOSED},
@@ -173,13 +184,9 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         body = s.EntryRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         require_entries_open(tournament)
-        bot = own_bots(request).filter(pk=body.validated_data["bot"]).first()
-        if bot is None:
-            raise exceptions.ValidationError(
-                {"bot": [f"no bot {body.validated_data['bot']} among yours"]}
-            )
+        competitor = entering(request, body.validated_data)
         try:
-            entrant = events.enter(tournament, bot.competitor, by=request.user)
+            entrant = events.enter(tournament, competitor, by=request.user)
         except events.EventError as exc:
             raise EntryRefused(str(exc)) from None
         view = event_listings.entrant_view(entrant)
@@ -275,6 +282,52 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         except events.EventError as exc:
             raise EntryRefused(str(exc)) from None
         return Response(s.EntrantSerializer(event_listings.entrant_view(entrant)).data)
+
+    @extend_schema(
+        summary="Withdraw yourself",
+        description=(
+            "While entries are open, a person who entered takes themselves out again. Not "
+            "entered: 404; entries not open: 409 `entries_closed` (once the event runs, the "
+            "organiser withdraws entrants)."
+        ),
+        request=None,
+        responses={
+            204: None,
+            404: OpenApiResponse(description="No such tournament, or no entry of yours in it."),
+            409: ENTRIES_CLOSED,
+        },
+    )
+    @action(detail=True, methods=["delete"], url_path="entries/me", pagination_class=None)
+    def withdraw_self(self, request: Request, pk: str | None = None) -> Response:
+        tournament = self.get_object()
+        require_entries_open(tournament)
+        me = person_services.ensure_person(request.user).competitor
+        entrant = get_object_or_404(
+            Entrant.objects.filter(
+                tournament=tournament,
+                competitor=me,
+                status__in=(Entrant.Status.ACTIVE, Entrant.Status.PENDING),
+            )
+        )
+        try:
+            events.withdraw(entrant, reason="withdrew themselves", by=request.user)
+        except events.EventError as exc:
+            raise EntryRefused(str(exc)) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def entering(request: Request, body: dict[str, Any]) -> Competitor:
+    """The competitor the body names: one of the caller's bots, or the caller themselves."""
+    if "person" in body:
+        if body["person"] != request.user.get_username():
+            raise exceptions.ValidationError(
+                {"person": ["a person enters only themselves: send your own username"]}
+            )
+        return person_services.ensure_person(request.user).competitor
+    bot = own_bots(request).filter(pk=body["bot"]).first()
+    if bot is None:
+        raise exceptions.ValidationError({"bot": [f"no bot {body['bot']} among yours"]})
+    return bot.competitor
 
 
 def own_bots(request: Request) -> QuerySet[Bot]:

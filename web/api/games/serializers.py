@@ -17,7 +17,7 @@ from botapi.selectors.seating import SeatRefused, seat_bot, seatable_bots_by_id
 from games.models import Game
 from games.selectors.rating_rules import RatedRefused, decide_rated
 from web.api.bots.serializers import QuerySerializer, RefuseUnknownFieldsMixin
-from web.api.toolkit.fields import BoundedDictField
+from web.api.toolkit.fields import POSITION_HELP, BoundedDictField
 
 MAX_MOVE_TIME_MS = 60_000
 MAX_TIME_BANK_MS = 600_000
@@ -149,7 +149,7 @@ class GameCreateSerializer(RefuseUnknownFieldsMixin, serializers.Serializer):
 
 
 class PublicSeatSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
+    position = serializers.IntegerField(help_text=POSITION_HELP)
     competitor_id = serializers.IntegerField()
     competitor = serializers.CharField(help_text="The player's name (owner/bot for a bot).")
     kind = serializers.CharField(help_text="bot or person")
@@ -259,9 +259,7 @@ class VerificationSerializer(serializers.Serializer):
 
 
 class RecordSeatSerializer(serializers.Serializer):
-    position = serializers.IntegerField(
-        help_text="Seat order; seat 0 moves first where it matters."
-    )
+    position = serializers.IntegerField(help_text=POSITION_HELP)
     competitor_id = serializers.IntegerField(help_text="Its page: /competitors/{competitor_id}/.")
     competitor = serializers.CharField(help_text="The player's name (owner/bot for a bot).")
     kind = serializers.CharField(help_text="bot or person")

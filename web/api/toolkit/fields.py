@@ -56,3 +56,10 @@ class StrictIntegerField(serializers.IntegerField):
             kinds = {bool: "a boolean", str: "a string", float: "a decimal number"}
             self.fail("not_integer", kind=kinds.get(type(data), "null" if data is None else "that"))
         return super().to_internal_value(data)
+
+
+POSITION_HELP = (
+    "The seat's 0-based position in seat order: 0 moves first where it matters. The pages "
+    "number seats from 1 (the API's position 0 is seat 1 on a page)."
+)
+"""Every seat's ``position`` in the API says so the same way (issue #31: pages count from 1)."""
