@@ -22,7 +22,7 @@ from botapi.models import Bot
 from games import services as creation
 from games.models import Competitor, Game
 from games.referee import steps as referee
-from people.services import ensure_person
+from people.services import ensure_person, set_consent
 from ratings.models import RatingChange
 from ratings.services.apply import apply_game_result
 from ratings.services.recompute import recompute_scope
@@ -54,9 +54,9 @@ def world(monkeypatch) -> World:
     owner = UserFactory(username="owner-fr", password=None)
     crab1 = BotFactory(owner=owner, name="crab-v1", mode="pull")
     crab2 = BotFactory(owner=owner, name="crab-v2", mode="pull", previous_version=crab1)
-    ana = ensure_person(UserFactory(username="ana-fr", password=None)).competitor
-    cy = ensure_person(UserFactory(username="cy-fr", password=None)).competitor
-    uli = ensure_person(UserFactory(username="uli-fr", password=None)).competitor
+    ana = set_consent(UserFactory(username="ana-fr", password=None), True).competitor
+    cy = set_consent(UserFactory(username="cy-fr", password=None), True).competitor
+    uli = set_consent(UserFactory(username="uli-fr", password=None), True).competitor
     lobster = BotFactory(name="lobster", mode="pull")
     finished_game([uli, lobster.competitor, CompetitorFactory()], [1, 2, 3])
     # Rows made before the test: their bumps wait for a commit the test never makes.

@@ -6,7 +6,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import BotFactory, CompetitorFactory, UserFactory
+from people.services import set_consent
+from tests.factories import BotFactory, UserFactory
 from tournaments import events
 from tournaments.models import Entrant, Tournament
 
@@ -48,8 +49,9 @@ def test_an_owner_checks_their_bot_in(event) -> None:
 
 
 def test_a_person_checks_themselves_in(event) -> None:
-    person = CompetitorFactory(kind="person", user=UserFactory(password=None))
-    events.enter(event, person, by=person.user)
+    user = UserFactory(password=None)
+    person = set_consent(user, True).competitor  # the event is rated, with bots
+    events.enter(event, person, by=user)
     status, body = check_in(client_of(person.user), event, {})
     assert status == 200, body
     assert Entrant.objects.get(tournament=event).checked_in_at is not None
