@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from django.db.models import QuerySet
 
 from botapi.models import Bot
+from ratings.models import Rating, RatingScope
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class Anchor:
     """One sentence for the pages and the API."""
     max_games: int
     """``Bot.max_concurrent_games``: with the budget, what bounds its CPU use."""
+    cpu: str
+    """CPU time of one decision, as measured (docs/anchors.md says how)."""
 
 
 ANCHORS: tuple[Anchor, ...] = (
@@ -44,6 +47,7 @@ ANCHORS: tuple[Anchor, ...] = (
         0,
         "plays a uniformly random legal action: the floor of every ladder",
         16,
+        "under 1 ms",
     ),
     Anchor(
         "greedy",
@@ -51,6 +55,7 @@ ANCHORS: tuple[Anchor, ...] = (
         0,
         "the SDK's greedy example bot: each game's one-move heuristic, no look-ahead",
         16,
+        "about 1 ms",
     ),
     Anchor(
         "search-8",
@@ -58,6 +63,7 @@ ANCHORS: tuple[Anchor, ...] = (
         8,
         "the SDK's information-set search bot with 8 rollouts per decision",
         8,
+        "10-40 ms (at most 0.07 s seen)",
     ),
     Anchor(
         "search-32",
@@ -65,6 +71,7 @@ ANCHORS: tuple[Anchor, ...] = (
         32,
         "the SDK's information-set search bot with 32 rollouts per decision: the baseline to beat",
         8,
+        "45-175 ms (at most 0.3 s seen; capped at 2 s)",
     ),
 )
 """Weakest first; the order of the pages' explanation."""
@@ -93,3 +100,28 @@ def describe(slug: str) -> str:
 def anchor_bots() -> QuerySet[Bot]:
     """The anchors' bots (with competitor and owner), in no particular order."""
     return Bot.objects.exclude(anchor="").select_related("competitor", "owner")
+
+
+@dataclass(frozen=True)
+class AnchorRow:
+    """One anchor on the anchors page: the catalogue entry, its bot and its ladder scores."""
+
+    anchor: Anchor
+    bot: Bot | None
+    scores: dict[str, tuple[float, int]]
+    """Engine slug -> (TrueSkill's conservative score mu - 3 sigma, rated games) on the
+    engine's global ladder; engines it has no rating in are absent."""
+
+
+def anchor_rows() -> list[AnchorRow]:
+    """Every anchor, weakest first, with its global TrueSkill scores (two queries)."""
+    bots = {bot.anchor: bot for bot in anchor_bots()}
+    scores: dict[str, dict[str, tuple[float, int]]] = {}
+    ratings = Rating.objects.filter(
+        competitor__bot__anchor__in=list(BY_SLUG),
+        scope__kind=RatingScope.Kind.GLOBAL,
+        system="trueskill",
+    ).values_list("competitor__bot__anchor", "scope__engine", "score", "games")
+    for slug, engine, score, games in ratings:
+        scores.setdefault(slug, {})[engine] = (score, games)
+    return [AnchorRow(a, bots.get(a.slug), scores.get(a.slug, {})) for a in ANCHORS]

@@ -13,6 +13,7 @@ from django.template import Context, Template
 from games.models import Competitor
 from ratings.models import Rating
 from ratings.services.scopes import global_scope
+from tests.factories import BotFactory
 from tests.tournaments.ladders import ladder
 from web.leaderboards import pages as ladder_pages
 
@@ -24,7 +25,9 @@ LOOP = (
     '    <tr{% if row.provisional %} class="provisional"{% endif %}>\n'
     "      <td>{{ row.rank }}</td>\n"
     '      <td><a class="competitor" href="{{ row.url }}">{{ row.competitor|breakable }}</a> '
-    '<span class="muted wide-only">({{ row.kind }})</span>{% if row.provisional %} '
+    '<span class="muted wide-only">({{ row.kind }})</span>{% if row.anchor %} '
+    '<a class="tag anchor" href="/anchors/#{{ row.anchor }}" title="house anchor: '
+    '{{ row.anchor_summary }}">anchor</a>{% endif %}{% if row.provisional %} '
     '<span class="tag" title="fewer than {{ board.provisional_games }} rated games">'
     "provisional</span>{% endif %}</td>\n"
     "      <td>{{ row.score_text }}</td>\n"
@@ -44,6 +47,8 @@ def test_the_tag_writes_what_the_loop_wrote(system: str) -> None:
     for person, name in zip(people, names, strict=False):
         Competitor.objects.filter(pk=person.pk).update(name=name, kind="person")
     Rating.objects.filter(competitor__in=people[:3]).update(games=3)  # provisional
+    BotFactory(competitor=people[0], anchor="search-32")  # a house anchor, provisional too
+    BotFactory(competitor=people[4], anchor="random")
     board = ladder_pages.board(global_scope("manila"), {"system": system})
     assert len(board.rows) == 6 and any(row.provisional for row in board.rows)
     context = Context({"board": board})
@@ -51,3 +56,4 @@ def test_the_tag_writes_what_the_loop_wrote(system: str) -> None:
     written = Template(TAG).render(context)
     assert written == expected
     assert "/<wbr>" in written and "&lt;b&gt;" in written
+    assert written.count('class="tag anchor"') == 2

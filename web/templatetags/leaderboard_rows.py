@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 
 from django import template
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from web.id_paths import id_paths
@@ -23,9 +24,18 @@ from web.leaderboards.ranking import LeaderboardRow
 register = template.Library()
 
 
+def anchor_mark(row: LeaderboardRow) -> str:
+    """The "anchor" mark after a house anchor's name: what it is, linked to the anchors page."""
+    if not row.anchor:
+        return ""
+    title = escape(f"house anchor: {row.anchor_summary}")
+    href = escape(f"{reverse('stats:anchors')}#{row.anchor}")
+    return f' <a class="tag anchor" href="{href}" title="{title}">anchor</a>'
+
+
 def _row(row: LeaderboardRow, bayesian: bool, tag: str, url: str) -> str:
     """One entry, linking to ``url``; ``tag`` is the provisional mark this board writes after a
-    provisional name."""
+    provisional name; a house anchor's name gets :func:`anchor_mark`."""
     name = escape(str(row.competitor)).replace("/", "/<wbr>")  # as the ``breakable`` filter
     numbers = f"      <td>{row.score_text}</td>\n      "
     if bayesian:
@@ -39,7 +49,7 @@ def _row(row: LeaderboardRow, bayesian: bool, tag: str, url: str) -> str:
         f"      <td>{int(row.rank)}</td>\n"
         f'      <td><a class="competitor" href="{escape(url)}">{name}</a> '
         f'<span class="muted wide-only">({escape(str(row.kind))})</span>'
-        f"{tag if row.provisional else ''}</td>\n"
+        f"{anchor_mark(row)}{tag if row.provisional else ''}</td>\n"
         f"{numbers}<td>{int(row.games)}</td>\n"
         "    </tr>\n  "
     )
