@@ -374,17 +374,21 @@ def run_club_event(
 
 
 # ------------------------------------------------------------- the anchors
-def play_anchor_arenas(timeout_s: float = DEMO_GAME_TIMEOUT_S) -> list[Game]:
-    """The anchors in every engine's arena, and the arenas' games played to their end.
+def play_anchor_arenas(timeout_s: float = DEMO_GAME_TIMEOUT_S, *, play: bool = True) -> list[Game]:
+    """The anchors in every engine's arena and, if ``play``, the arenas' games played out.
 
     One pass per arena seats the free anchors (beat's passes may have seated
     them already); this waits for every arena game of those leagues that is
-    still running. The games, as they ended (or stood at the timeout).
+    still running. The games, as they ended (or stood at the timeout); none
+    without ``play`` (``--games-per-engine 0``: the anchors are only made
+    ready, and beat's passes seat them once a worker runs).
     """
     with sqlite_without_fsync():
         anchors = [item.bot for item in ensure_anchors()]
         leagues = arena.engine_arenas()
         arena.join_anchors(anchors)
+        if not play:
+            return []
         for league in leagues:
             arena.arena_pass(league)
         running = Game.objects.filter(league__in=leagues, status=Game.Status.RUNNING)

@@ -94,9 +94,13 @@ class Command(BaseCommand):
             if options["event_rounds"] > 0:
                 organiser = get_user_model().objects.get(username=admin.username)
                 self._club_event(organiser, options["event_rounds"], url)
-            self._anchors(url)
+            self._anchors(url, play=per_engine > 0)
 
-    def _anchors(self, url: str) -> None:
+    def _anchors(self, url: str, *, play: bool) -> None:
+        if not play:
+            play_anchor_arenas(play=False)
+            self.stdout.write(f"House anchors ready in every engine's arena: {url}/anchors/")
+            return
         self.stdout.write(
             "Playing the house anchors (random, greedy, search-8, search-32) in every "
             "engine's arena..."
