@@ -69,7 +69,7 @@ ANCHORS: tuple[Anchor, ...] = (
         "search-32",
         "search",
         32,
-        "the SDK's information-set search bot with 32 rollouts per decision: the baseline to beat",
+        "the SDK's information-set search bot with 32 rollouts per decision",
         8,
         "45-175 ms (at most 0.3 s seen; capped at 2 s)",
     ),
