@@ -389,7 +389,7 @@ def play_anchor_arenas(timeout_s: float = DEMO_GAME_TIMEOUT_S, *, play: bool = T
         arena.join_anchors(anchors)
         if not play:
             return []
-        for league in leagues:
-            arena.arena_pass(league)
+        started = [game for league in leagues for game in arena.arena_pass(league)]
         running = Game.objects.filter(league__in=leagues, status=Game.Status.RUNNING)
-        return [wait_until_over(game, timeout_s) for game in running.order_by("pk")]
+        games = {game.pk: game for game in [*started, *running]}  # eager: already over
+        return [wait_until_over(games[pk], timeout_s) for pk in sorted(games)]

@@ -63,7 +63,7 @@ ANCHORS: tuple[Anchor, ...] = (
         8,
         "the SDK's information-set search bot with 8 rollouts per decision",
         8,
-        "10-40 ms (at most 0.07 s seen)",
+        "10-40 ms",
     ),
     Anchor(
         "search-32",
@@ -71,7 +71,7 @@ ANCHORS: tuple[Anchor, ...] = (
         32,
         "the SDK's information-set search bot with 32 rollouts per decision",
         8,
-        "45-175 ms (at most 0.3 s seen; capped at 2 s)",
+        "45-175 ms",
     ),
 )
 """Weakest first; the order of the pages' explanation."""
