@@ -349,7 +349,7 @@ def reactivate_bot(bot: Bot, client: BotClient | None = None) -> None:
             f"the staff disabled this bot ({bot.status_reason or 'no reason given'}); "
             "only they can enable it",
         )
-    if bot.mode == Bot.Mode.PUSH:
+    if bot.mode == Bot.Mode.PUSH and not bot.is_anchor:  # an anchor has no endpoint to ping
         result = ping_bot(bot, client)
         if not result.ok:
             raise BotConflict(

@@ -15,6 +15,7 @@ from botapi.selectors.anchors import ANCHORS
 from botapi.services import bots as services
 from botapi.services.anchors import ensure_anchors
 from games.selectors.rating_rules import example_bots_username
+from tests.factories import UserFactory
 from tournaments.models import ArenaEntry, League
 
 pytestmark = pytest.mark.django_db
@@ -63,9 +64,13 @@ def test_an_anchor_is_never_suspended_for_faulty_games(settings) -> None:
     assert bot.is_active and bot.consecutive_faulty_games == 0
 
 
-def test_anchors_are_never_pinged() -> None:
-    ensure_anchors()
+def test_anchors_are_never_pinged_and_reactivate_without_a_ping() -> None:
+    bot = ensure_anchors()[1].bot
     assert services.ping_due_bots() == []
+    services.suspend_bot(bot, "paused by the staff")
+    services.reactivate_bot(bot)  # a push bot would need to answer a ping first
+    bot.refresh_from_db()
+    assert bot.is_active and bot.last_ping_at is None
 
 
 @pytest.mark.parametrize("answer", ["raises", "out-of-range"])
@@ -115,3 +120,24 @@ def test_the_search_anchor_stops_at_its_iteration_budget(monkeypatch) -> None:
     assert anchor_player.decide("search-8", request, 60_000).action == first.action
     anchor_player.decide("search-32", request, 60_000)
     assert made[-1].last_iterations == 32
+
+
+def test_the_staff_disable_an_anchor_in_the_admin_without_an_endpoint(client) -> None:
+    bot = ensure_anchors()[3].bot
+    client.force_login(UserFactory(admin=True, password=None))
+    form = {
+        "name": bot.name,
+        "description": bot.description,
+        "engines": bot.engines,
+        "mode": bot.mode,
+        "visibility": bot.visibility,
+        "endpoint_url": "",
+        "max_concurrent_games": bot.max_concurrent_games,
+        "status": "disabled",
+        "status_reason": "too busy today",
+    }
+    response = client.post(f"/admin/botapi/bot/{bot.pk}/change/", form)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    bot.refresh_from_db()
+    assert (bot.status, bot.anchor) == ("disabled", "search-32")
+    assert not ensure_anchors()[3].bot.is_active, "ensure_anchors leaves a disabled one disabled"
