@@ -10,6 +10,7 @@ from lobby.selectors import bot_choices
 from ratings.models import Rating
 from ratings.services.scopes import global_scope
 from tests.factories import BotFactory, CompetitorFactory, UserFactory
+from tournaments import events
 from tournaments.models import Tournament
 from web.admin.event_forms import AddEntrantsForm
 
@@ -94,5 +95,12 @@ def test_the_admins_add_entrants_names_the_anchors() -> None:
         name="t", engine="manila", organiser=UserFactory(), table_size=3, rounds=1
     )
     form = AddEntrantsForm(tournament=tournament)
-    labels = [label for _value, label in form.fields["competitors"].choices]
-    assert any("(house anchor search-32: " in str(label) for label in labels)
+    choices = {str(label): value for value, label in form.fields["competitors"].choices}
+    label = next(label for label in choices if "(house anchor search-32: " in label)
+    organiser = tournament.organiser
+    events.open_entries(tournament, by=organiser)
+    chosen = AddEntrantsForm({"competitors": [str(choices[label])]}, tournament=tournament)
+    assert chosen.is_valid(), chosen.errors
+    [competitor] = chosen.cleaned_data["competitors"]
+    entrant = events.enter(tournament, competitor, by=organiser, approved=True)
+    assert entrant.competitor.bot.anchor == "search-32"
