@@ -136,6 +136,13 @@ class Bot(models.Model):
         help_text="The owner's bot this one is a new version of (set at registration); "
         "each bot has at most one newer version, so the versions form a chain.",
     )
+    anchor = models.CharField(
+        max_length=16,
+        blank=True,
+        editable=False,
+        help_text="Blank for every bot but the house anchors: the policy the service runs "
+        "in-process for this bot (botapi.anchors), a fixed strength to read ratings against.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -156,6 +163,11 @@ class Bot(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def is_anchor(self) -> bool:
+        """A house anchor: the service plays it in-process (no endpoint, no token)."""
+        return bool(self.anchor)
 
     @property
     def has_pull_token(self) -> bool:

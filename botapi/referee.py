@@ -20,7 +20,7 @@ from functools import partial
 
 from django.db import transaction
 
-from botapi import protocol, turn_signals
+from botapi import anchor_player, protocol, turn_signals
 from botapi.services import bots as services
 from botapi.services.notify import game_info
 from engines import State
@@ -55,6 +55,8 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
             "bot_inactive",
             f"the bot is {bot.status}: {bot.status_reason or 'no reason'}",
         )
+    if bot.is_anchor:
+        return _ask_anchor(game, seat, state, ply, bot)
     if bot.mode == Bot.Mode.PULL:
         # Its waiting long polls look again once the turn is committed.
         transaction.on_commit(partial(turn_signals.notify_turn, bot.pk))
@@ -85,6 +87,30 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
     if result.ok:
         return Decision(result.action, source=Move.Source.BOT, **record)
     return default_decision(state, seat.position, str(result.fault), result.detail, **record)
+
+
+def _ask_anchor(game: Game, seat: Seat, state: State, ply: int, bot: Bot) -> Decision:
+    """A house anchor's decision, computed here in the worker from a push bot's request.
+
+    The same request, deadline, events cursor and time bank as :func:`ask_bot`'s
+    HTTP call (``botapi.anchor_player`` says why and what it costs).
+    """
+    deadline_ms = decision_deadline_ms(game, seat)
+    request = protocol.act_request(
+        game=game_info(game, seat.position),
+        ply=ply,
+        deadline_ms=deadline_ms,
+        view=state.view(seat.position),
+        legal_actions=state.legal_actions(seat.position),
+        events=state.events[seat.events_sent :],
+        time_bank_ms=seat.bank_left_ms if game.time_bank_ms else None,
+    )
+    decision = anchor_player.decide(bot.anchor, request, deadline_ms)
+    seat.events_sent = len(state.events)
+    seat.bank_left_ms = charge_time_bank(
+        seat.bank_left_ms, decision.latency_ms or 0, game.move_time_ms
+    )
+    return decision
 
 
 def waits_for_pull(seat: Seat) -> bool:

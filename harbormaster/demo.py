@@ -19,7 +19,12 @@ directly. Three steps:
   to its end by itself (the workers pair each round and play its games) and
   this waits. Manila because its games are the shortest
   between the example bots (about 130 decisions for three players, against
-  200 to 600 for the other engines).
+  200 to 600 for the other engines);
+* the house anchors (:func:`play_anchor_arenas`): created or kept
+  (``manage.py ensure_anchors --arenas``: random, greedy and the search bot
+  at 8 and 32 iterations, played in-process by the referee), entered in an
+  arena of every engine, and one arena game per engine played to its end, so
+  the leaderboards show them; beat's arena passes go on seating them after.
 
 The bots' endpoints live only as long as the process that serves them, so
 :func:`example_bots` suspends them when its block ends, with a reason that
@@ -50,10 +55,12 @@ import engines
 from botapi.models import Bot
 from botapi.selectors.seating import example_bots_username
 from botapi.services import bots as services
+from botapi.services.anchors import ensure_anchors
 from games.models import Game
 from games.services import create_game
 from people import services as people
 from tournaments import events
+from tournaments.events import arena
 from tournaments.models import Entrant, League, Tournament
 
 DEMO_ADMIN_USERNAME = "admin"
@@ -456,3 +463,25 @@ def start_club_night(bots: list[Bot]) -> Tournament | None:
     events.start(tournament, by=organiser)
     tournament.refresh_from_db()
     return tournament
+
+
+# ------------------------------------------------------------- the anchors
+def play_anchor_arenas(timeout_s: float = DEMO_GAME_TIMEOUT_S, *, play: bool = True) -> list[Game]:
+    """The anchors in every engine's arena and, if ``play``, the arenas' games played out.
+
+    One pass per arena seats the free anchors (beat's passes may have seated
+    them already); this waits for every arena game of those leagues that is
+    still running. The games, as they ended (or stood at the timeout); none
+    without ``play`` (``--games-per-engine 0``: the anchors are only made
+    ready, and beat's passes seat them once a worker runs).
+    """
+    with sqlite_without_fsync():
+        anchors = [item.bot for item in ensure_anchors()]
+        leagues = arena.engine_arenas()
+        arena.join_anchors(anchors)
+        if not play:
+            return []
+        started = [game for league in leagues for game in arena.arena_pass(league)]
+        running = Game.objects.filter(league__in=leagues, status=Game.Status.RUNNING)
+        games = {game.pk: game for game in [*started, *running]}  # eager: already over
+        return [wait_until_over(games[pk], timeout_s) for pk in sorted(games)]

@@ -214,11 +214,12 @@ class BotChoice:
     marked and cannot be chosen, since a table with it would wait (issue #32, point 7)."""
 
 
-GROUPS = ("Example bots", "Your bots", "Bots open to challenges")
+GROUPS = ("Example bots", "Your bots", "Bots open to challenges", "House anchors (fixed strength)")
 
 
 def bot_choices(user: Any) -> list[BotChoice]:
-    """Every active bot ``user`` may seat: the example bots first, then theirs, then open ones.
+    """Every active bot ``user`` may seat: the house anchors and example bots first, then
+    theirs, then open ones.
 
     Another owner's bot that plays only in tournaments is left out (it would be
     refused), and so is every private bot but the user's own.
@@ -236,7 +237,9 @@ def bot_choices(user: Any) -> list[BotChoice]:
     held = capacity.held_games(bot.competitor_id for bot in bots)
     rows = []
     for bot in bots:
-        if bot.owner.get_username() == house:
+        if bot.anchor:  # the house anchors first: known strengths (botapi.selectors.anchors)
+            group = -1
+        elif bot.owner.get_username() == house:
             group = 0
         elif bot.owner_id == uid:
             group = 1

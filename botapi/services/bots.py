@@ -308,7 +308,7 @@ def ping_due_bots(
     """
     cutoff = (now or timezone.now()) - older_than
     due = (
-        Bot.objects.filter(status=Bot.Status.ACTIVE, mode=Bot.Mode.PUSH)
+        Bot.objects.filter(status=Bot.Status.ACTIVE, mode=Bot.Mode.PUSH, anchor="")
         .exclude(endpoint_url="")
         .filter(Q(last_ping_at__isnull=True) | Q(last_ping_at__lt=cutoff))
         .order_by(F("last_ping_at").asc(nulls_first=True), "pk")[:batch]
@@ -349,7 +349,7 @@ def reactivate_bot(bot: Bot, client: BotClient | None = None) -> None:
             f"the staff disabled this bot ({bot.status_reason or 'no reason given'}); "
             "only they can enable it",
         )
-    if bot.mode == Bot.Mode.PUSH:
+    if bot.mode == Bot.Mode.PUSH and not bot.is_anchor:  # an anchor has no endpoint to ping
         result = ping_bot(bot, client)
         if not result.ok:
             raise BotConflict(
@@ -363,8 +363,13 @@ def record_game_health(bot: Bot, *, faulty: bool) -> bool:
     """Referee hook, once per finished game: count faulty games in a row; True if suspended now.
 
     A clean game resets the count. Reaching ``BOT_SUSPEND_AFTER_FAULTY_GAMES``
-    suspends the bot with a reason its owner sees in the API.
+    suspends the bot with a reason its owner sees in the API. A house anchor
+    is never counted nor suspended: its faults are the service's own
+    (``botapi.anchor_player``), and a suspended anchor would leave the ladders
+    without their fixed points.
     """
+    if bot.is_anchor:
+        return False
     limit = settings.BOT_SUSPEND_AFTER_FAULTY_GAMES
     with transaction.atomic():
         locked = Bot.objects.select_for_update().get(pk=bot.pk)

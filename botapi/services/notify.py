@@ -27,7 +27,7 @@ def _push_seats(game: Game) -> list[tuple[int, Bot]]:
         bot.competitor_id: bot
         for bot in Bot.objects.filter(
             competitor_id__in=[c for _, c in seats], mode=Bot.Mode.PUSH, status=Bot.Status.ACTIVE
-        )
+        ).exclude(endpoint_url="")  # the house anchors: played in-process, told nothing
     }
     return [(position, bots[c]) for position, c in seats if c in bots]
 

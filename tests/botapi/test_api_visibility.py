@@ -23,6 +23,7 @@ PUBLIC_FIELDS = {
     "visibility",
     "status",
     "house",
+    "anchor",
     "challengeable",
 }
 BAD_VISIBILITY = '"public" is not a visibility; choose one of: private, challenge, tournament.'
@@ -136,6 +137,7 @@ def test_the_open_listing_shows_open_bots_and_only_public_fields(bots, signed_in
         "visibility": "challenge",
         "status": "active",
         "house": False,
+        "anchor": None,
         "challengeable": True,
     }
     assert (entries["arena"]["visibility"], entries["arena"]["challengeable"]) == (

@@ -35,7 +35,7 @@ def test_demo_plays_a_finished_game_of_every_engine_and_prints_progress() -> Non
     out = StringIO()
     call_command("demo_setup", games_per_engine=1, event_rounds=0, stdout=out)
     output = out.getvalue()
-    games = list(Game.objects.order_by("id"))
+    games = list(Game.objects.filter(league=None).order_by("id"))
     slugs = sorted(engine.slug for engine in engines.all_engines())
     assert sorted(game.engine for game in games) == slugs
     for game in games:
@@ -48,7 +48,7 @@ def test_demo_plays_a_finished_game_of_every_engine_and_prints_progress() -> Non
     assert "Demo games: 4/4 finished." in output
     assert "username: admin" in output
     # the bots are the example account's, and rated on every engine's ladder
-    bots = Bot.objects.filter(owner__username=example_bots_username())
+    bots = Bot.objects.filter(owner__username=example_bots_username(), anchor="")
     assert sorted(bots.values_list("name", flat=True)) == sorted(EXAMPLE_BOTS)
     greedy = bots.get(name="greedy")
     assert Rating.objects.filter(competitor=greedy.competitor, system="elo").count() == 4
@@ -59,6 +59,17 @@ def test_demo_plays_a_finished_game_of_every_engine_and_prints_progress() -> Non
     for game in games:
         assert f'href="/games/{game.pk}/"' in page
     assert "examples/greedy" in page
+    # the house anchors played one game in every engine's arena, and lead its leaderboard marks
+    arena_games = list(Game.objects.exclude(league=None).order_by("id"))
+    assert sorted(game.engine for game in arena_games) == slugs
+    assert "Arena games of the anchors: 4/4 finished." in output
+    for game in arena_games:
+        assert game.status == Game.Status.FINISHED and verify_game(game).ok
+        assert set(game.seats.values_list("competitor__bot__anchor", flat=True)) == {
+            "random", "greedy", "search-8", "search-32"
+        }  # fmt: skip
+        board = Client().get(f"/leaderboards/{game.engine}/").content.decode()
+        assert board.count('class="tag anchor"') == 4
 
 
 def test_example_bots_are_registered_once_and_reactivated_on_each_run() -> None:

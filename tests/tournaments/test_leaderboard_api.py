@@ -77,6 +77,7 @@ def test_a_json_row_has_every_field(client: Client) -> None:
         "sigma": None,
         "score": 1500.0,
         "url": f"/competitors/{people[0].pk}/",
+        "anchor": None,
     }
     assert second["provisional"] is True and second["games"] == 9
     assert client.get(first["url"]).status_code in (302, 404)  # a competitor without a page

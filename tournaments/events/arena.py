@@ -403,3 +403,55 @@ def on_game_finished(game: Game) -> None:
             default=Value(None),
         ),
     )
+
+
+# ------------------------------------------------------------------ anchors
+
+
+def engine_arenas() -> list[League]:
+    """An arena for every engine: the existing league ``<engine>-arena``, or a new one.
+
+    A new one is a mixed league with its arena on, tables of 3 (or the
+    engine's nearest) to 4 seats; an existing one is left as its organiser
+    set it. Idempotent (``manage.py ensure_anchors --arenas``, the demo).
+    """
+    leagues = []
+    for rules in engines.all_engines():
+        high = max(rules.min_players, min(rules.max_players, 4))
+        low = max(rules.min_players, min(high, 3))
+        league, _ = League.objects.get_or_create(
+            slug=f"{rules.slug.replace('_', '-')}-arena",
+            defaults={
+                "name": f"{rules.name} arena",
+                "engine": rules.slug,
+                "pool": League.Pool.MIXED,
+                "arena_enabled": True,
+                "arena_table_size": high,
+                "arena_min_table_size": low,
+                "description": f"Continuous rated {rules.name} games; the house anchors "
+                "play here, so every rating in it reads against known strengths.",
+            },
+        )
+        leagues.append(league)
+    return leagues
+
+
+def join_anchors(anchors: Sequence[Bot]) -> list[ArenaEntry]:
+    """Enter each house anchor in every open arena that admits bots and plays its engine.
+
+    Entered by its owner (the house account), as :func:`join` requires. An
+    anchor that has an entry already is left as it is, so one an organiser
+    took out (:func:`leave`) stays out. The entries created.
+    """
+    created = []
+    leagues = League.objects.filter(arena_enabled=True).exclude(pool=League.Pool.PEOPLE)
+    for league in leagues.order_by("pk"):
+        for bot in anchors:
+            if league.engine not in bot.engines or not bot.is_active:
+                continue
+            if ArenaEntry.objects.filter(league=league, competitor_id=bot.competitor_id).exists():
+                continue
+            created.append(
+                join(league, bot.competitor, by=bot.owner, share_tables_with_own_bots=True)
+            )
+    return created

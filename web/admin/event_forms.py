@@ -188,8 +188,11 @@ class AddEntrantsForm(forms.Form):
 
 
 def competitor_label(competitor: Competitor) -> str:
-    """``name (bot: manila, batavia)`` or ``name (person)``: what the organiser chooses by."""
+    """``name (bot: manila, batavia)``, ``name (house anchor search-32: ...)`` or
+    ``name (person)``: what the organiser chooses by."""
     bot = getattr(competitor, "bot", None)
+    if bot is not None and bot.anchor:
+        return f"{competitor.name} (house anchor {bot.anchor}: {', '.join(bot.engines)})"
     if bot is not None:
         return f"{competitor.name} (bot: {', '.join(bot.engines)})"
     return f"{competitor.name} ({competitor.kind})"

@@ -50,6 +50,7 @@ def record(row: LeaderboardRow) -> dict[str, Any]:
         "sigma": row.sigma,
         "score": row.score,
         "url": competitor_path(row),
+        "anchor": row.anchor or None,
     }
 
 

@@ -30,6 +30,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 
+from botapi.selectors import anchors
 from ratings.models import Rating, RatingScope
 from web.id_paths import id_path
 
@@ -90,6 +91,8 @@ class LeaderboardRow:
     value: float
     sigma: float | None
     score: float
+    anchor: str = ""
+    """The house anchor's slug (``Bot.anchor``), blank for everyone else: the row's mark."""
 
     # Formatted here, not with ``floatformat`` (Decimal arithmetic per cell: over a third of
     # a long leaderboard's render time, a review found).
@@ -104,6 +107,11 @@ class LeaderboardRow:
     @property
     def sigma_text(self) -> str:
         return _fixed(self.sigma, 2)
+
+    @property
+    def anchor_summary(self) -> str:
+        """What the house anchor is, one sentence ("" for everyone else)."""
+        return anchors.describe(self.anchor)
 
     @property
     def url(self) -> str:
@@ -154,7 +162,7 @@ def ranked(scope: RatingScope, ladder: Ladder) -> QuerySet[Rating]:
 
 
 _ROW_FIELDS = ("rank", "competitor_id", "competitor__name", "competitor__kind", "games",
-               "value", "sigma", "score")  # fmt: skip
+               "value", "sigma", "score", "competitor__bot__anchor")  # fmt: skip
 """What a row shows, read as plain tuples: a ``Rating`` and a ``Competitor`` object per row
 cost more than the rest of the leaderboard CSV's 1,000 rows together (cProfile)."""
 
@@ -166,7 +174,7 @@ def _rows(ratings: QuerySet[Rating]) -> QuerySet:
 
 def _row(values: tuple, provisional_below: int) -> LeaderboardRow:
     """One board row from a tuple of :data:`_ROW_FIELDS`."""
-    rank, competitor_id, name, kind, games, value, sigma, score = values
+    rank, competitor_id, name, kind, games, value, sigma, score, anchor = values
     return LeaderboardRow(
         rank=rank,
         competitor_id=competitor_id,
@@ -177,6 +185,7 @@ def _row(values: tuple, provisional_below: int) -> LeaderboardRow:
         value=value,
         sigma=sigma,
         score=score,
+        anchor=anchor or "",
     )
 
 

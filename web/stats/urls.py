@@ -11,4 +11,5 @@ app_name = "stats"
 urlpatterns = [
     path("competitors/<int:pk>/", views.competitor_redirect, name="competitor"),
     path("bots/<str:owner>/<slug:name>/", views.bot_page, name="bot"),
+    path("anchors/", views.anchors_page, name="anchors"),
 ]

@@ -13,7 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+import engines
 from botapi.models import Bot
+from botapi.selectors import anchors
 from games.models import Competitor
 from games.selectors import listings
 from stats.selectors.pages import competitor_sections
@@ -66,4 +68,25 @@ def bot_page(request: HttpRequest, owner: str, name: str) -> HttpResponse:
                 invalidation.bot(owner, name), invalidation.EVENTS, invalidation.RECOMPUTE
             ),
         },
+    )
+
+
+@require_GET
+def anchors_page(request: HttpRequest) -> HttpResponse:
+    """``/anchors/``: what each house anchor is, and where it stands on each global ladder."""
+    slugs = [engine.slug for engine in engines.all_engines()]
+    rows = [
+        {
+            "row": row,
+            "url": reverse("stats:bot", args=[row.bot.owner.get_username(), row.bot.name])
+            if row.bot is not None
+            else "",
+            "scores": [row.scores.get(slug) for slug in slugs],
+        }
+        for row in anchors.anchor_rows()
+    ]
+    return render(
+        request,
+        "stats/anchors.html",
+        {"rows": rows, "engines": [(slug, listings.engine_name(slug)) for slug in slugs]},
     )

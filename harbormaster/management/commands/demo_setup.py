@@ -4,7 +4,8 @@ The demo admin account, then a few games of every engine between the example
 bots (served over loopback HTTP from this process while it runs), with
 progress printed as they finish, then the club event: a Swiss tournament of
 the example bots in the league "Harbour club", run to its end by the round
-scheduler, with its rounds, standings and page printed. On the embedded
+scheduler, with its rounds, standings and page printed; then the house
+anchors, entered in every engine's arena, with one arena game each played. On the embedded
 defaults the games are played by Celery's worker and beat in threads of this
 process while it runs (:mod:`harbormaster.embedded_celery`). The logic is in
 :mod:`harbormaster.demo`.
@@ -29,6 +30,7 @@ from harbormaster.demo import (
     ensure_demo_admin,
     ensure_demo_person,
     open_club_night,
+    play_anchor_arenas,
     play_demo_games,
     run_club_event,
 )
@@ -93,6 +95,7 @@ class Command(BaseCommand):
             organiser = get_user_model().objects.get(username=admin.username)
             if options["event_rounds"] > 0:
                 self._club_event(organiser, options["event_rounds"], url)
+            self._anchors(url, play=per_engine > 0)
         night = open_club_night(organiser)
         self.stdout.write(
             self.style.SUCCESS(f"Club night: {night.name} (league {night.league}, bots and people)")
@@ -101,6 +104,22 @@ class Command(BaseCommand):
             f"  {person.username} has entered it; demo_serve enters the example bots and starts "
             f"it, and {person.username} plays round 1 in the browser: {url}/tournaments/{night.pk}/"
         )
+
+    def _anchors(self, url: str, *, play: bool) -> None:
+        if not play:
+            play_anchor_arenas(play=False)
+            self.stdout.write(f"House anchors ready in every engine's arena: {url}/anchors/")
+            return
+        self.stdout.write(
+            "Playing the house anchors (random, greedy, search-8, search-32) in every "
+            "engine's arena..."
+        )
+        self.stdout.flush()
+        games = play_anchor_arenas()
+        finished = sum(game.status == Game.Status.FINISHED for game in games)
+        style = self.style.SUCCESS if finished == len(games) else self.style.WARNING
+        self.stdout.write(style(f"Arena games of the anchors: {finished}/{len(games)} finished."))
+        self.stdout.write(f"  what they are: {url}/anchors/")
 
     def _play_games(self, per_engine: int, url: str) -> None:
         self.stdout.write(

@@ -312,6 +312,7 @@ class OpenBotSerializer(serializers.ModelSerializer):
     )
     visibility = serializers.SerializerMethodField()
     house = serializers.SerializerMethodField()
+    anchor = serializers.SerializerMethodField()
     challengeable = serializers.SerializerMethodField()
 
     class Meta:
@@ -325,6 +326,7 @@ class OpenBotSerializer(serializers.ModelSerializer):
             "visibility",
             "status",
             "house",
+            "anchor",
             "challengeable",
         ]
         read_only_fields = fields
@@ -339,6 +341,17 @@ class OpenBotSerializer(serializers.ModelSerializer):
     )
     def get_house(self, bot: Bot) -> bool:
         return seating.is_house_bot(bot)
+
+    @extend_schema_field(
+        serializers.CharField(
+            allow_null=True,
+            help_text="A house anchor's slug (random, greedy, search-8, search-32): of known, "
+            "fixed strength, run by the service itself (/anchors/ says what each is); null "
+            "for any other bot.",
+        )
+    )
+    def get_anchor(self, bot: Bot) -> str | None:
+        return bot.anchor or None
 
     @extend_schema_field(
         serializers.BooleanField(

@@ -93,6 +93,12 @@ class LeaderboardRowSerializer(serializers.Serializer):
     sigma = serializers.FloatField(allow_null=True, help_text="sigma; null for Elo.")
     score = serializers.FloatField(help_text="What ranks: the Elo rating, or mu - 3 sigma.")
     url = serializers.CharField(help_text="The competitor's page (a path on this site).")
+    anchor = serializers.CharField(
+        allow_null=True,
+        help_text="A house anchor's slug (random, greedy, search-8, search-32): a bot of known, "
+        "fixed strength the service runs itself (the page /anchors/ says what each is); "
+        "null for everyone else.",
+    )
 
 
 @functools.cache
