@@ -37,6 +37,7 @@ import json
 import logging
 import time
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from harbormaster_bot import Turn
@@ -47,7 +48,7 @@ from harbormaster_bot.server import answer_budget_ms
 
 from botapi.selectors.anchors import BY_SLUG, Anchor
 from games.models import Move
-from games.referee.decisions import Decision, default_decision
+from games.referee.decisions import Decision
 
 log = logging.getLogger(__name__)
 
@@ -69,12 +70,16 @@ def handler(anchor: Anchor, key: tuple[Any, int, int]) -> Any:
     raise LookupError(f"no policy {anchor.policy!r}")
 
 
-def decide(slug: str, request: dict[str, Any], deadline_ms: int) -> Decision:
+def decide(
+    slug: str, request: dict[str, Any], deadline_ms: int, fallback: Callable[..., Decision]
+) -> Decision:
     """The anchor ``slug``'s decision on the ``act`` request ``request`` (source ``bot``).
 
     ``request`` is what a push bot would be sent; only its JSON copy reaches
     the policy. The policy may think until the deadline less the SDK's
-    network margin, as the served bot would.
+    network margin, as the served bot would. ``fallback(kind, detail, **extra)``
+    is the referee's default for a seat that did not answer properly (the
+    engine's ``default_action``, asked only when the policy failed).
     """
     legal = request["legal_actions"]
     turn = Turn(
@@ -88,11 +93,9 @@ def decide(slug: str, request: dict[str, Any], deadline_ms: int) -> Decision:
         index = handler(anchor, key).act(turn)
     except Exception as exc:  # a policy bug must never stop the game
         log.exception("anchor %s, game %s seat %s ply %s: the policy failed", slug, *key)
-        return default_decision(legal, FAULT_KIND, f"the anchor's policy failed ({exc!r})")
+        return fallback(FAULT_KIND, f"the anchor's policy failed ({exc!r})")
     latency_ms = round((time.perf_counter() - started) * 1000)
     if type(index) is not int or not 0 <= index < len(legal):
         log.error("anchor %s, game %s seat %s ply %s: answered %r", slug, *key, index)
-        return default_decision(
-            legal, FAULT_KIND, f"the anchor answered {index!r}", latency_ms=latency_ms
-        )
+        return fallback(FAULT_KIND, f"the anchor answered {index!r}", latency_ms=latency_ms)
     return Decision(legal[index], source=Move.Source.BOT, latency_ms=latency_ms)

@@ -105,7 +105,9 @@ def _ask_anchor(game: Game, seat: Seat, state: State, ply: int, bot: Bot) -> Dec
         events=state.events[seat.events_sent :],
         time_bank_ms=seat.bank_left_ms if game.time_bank_ms else None,
     )
-    decision = anchor_player.decide(bot.anchor, request, deadline_ms)
+    decision = anchor_player.decide(
+        bot.anchor, request, deadline_ms, partial(default_decision, state, seat.position)
+    )
     seat.events_sent = len(state.events)
     seat.bank_left_ms = charge_time_bank(
         seat.bank_left_ms, decision.latency_ms or 0, game.move_time_ms

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 from io import StringIO
 
 import pytest
@@ -14,6 +15,7 @@ from botapi.models import Bot
 from botapi.selectors.anchors import ANCHORS
 from botapi.services import bots as services
 from botapi.services.anchors import ensure_anchors
+from games.referee.decisions import default_decision
 from games.selectors.rating_rules import example_bots_username
 from tests.factories import UserFactory
 from tournaments.models import ArenaEntry, League
@@ -90,10 +92,16 @@ def test_a_failing_anchor_policy_plays_the_default_as_an_anchor_error(
     seat = state.to_move[0]
     request = protocol.act_request_for_state(state, game_id=1, seat=seat, ply=5, deadline_ms=1000)
     with caplog.at_level(logging.ERROR, logger="botapi.anchor_player"):
-        decision = anchor_player.decide("greedy", request, 1000)
-    assert decision.action == state.legal_actions(seat)[0]
+        decision = anchor_player.decide(
+            "greedy", request, 1000, partial(default_decision, state, seat)
+        )
+    assert decision.action == state.default_action(seat)
     assert (decision.source, decision.fault_kind) == ("default", "anchor_error")
     assert caplog.records
+
+
+def unused(*args, **kwargs):
+    raise AssertionError("the policy answered: no default is asked for")
 
 
 def test_the_search_anchor_stops_at_its_iteration_budget(monkeypatch) -> None:
@@ -115,10 +123,10 @@ def test_the_search_anchor_stops_at_its_iteration_budget(monkeypatch) -> None:
         else:
             state.apply(seat, state.legal_actions(seat)[0])
     request = protocol.act_request_for_state(state, game_id=1, seat=seat, ply=9, deadline_ms=60_000)
-    first = anchor_player.decide("search-8", request, 60_000)
+    first = anchor_player.decide("search-8", request, 60_000, unused)
     assert first.source == "bot" and made[-1].last_iterations == 8
-    assert anchor_player.decide("search-8", request, 60_000).action == first.action
-    anchor_player.decide("search-32", request, 60_000)
+    assert anchor_player.decide("search-8", request, 60_000, unused).action == first.action
+    anchor_player.decide("search-32", request, 60_000, unused)
     assert made[-1].last_iterations == 32
 
 

@@ -89,7 +89,7 @@ def test_a_table_waiting_for_a_busy_bot_starts_when_its_game_ends(host, guest, s
     pulled = BotFactory(
         owner=host, name="puller", mode="pull", endpoint_url="", max_concurrent_games=1
     )
-    others = [person("p1"), person("p2")]
+    others = [person("p1", consents=True), person("p2", consents=True)]
     elsewhere = create_game(
         "manila",
         [pulled.competitor, *(ensure_person(u).competitor for u in others)],
