@@ -342,7 +342,7 @@ class Adjudication(models.Model):
     """The organiser's result for an event game that was aborted or broken.
 
     The game itself stays aborted: its record is what was played and is
-    never rewritten (decision 0020), and it changes no rating (decision 0039).
+    never rewritten (decision 0020), and it changes no rating (decision 0036).
     The event's standings count the table with these ranks and scores
     (``events.history``), and the public pages show who entered them and why.
     """

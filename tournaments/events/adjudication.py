@@ -6,7 +6,7 @@ table without a result, so its entrants score nothing for the round. The
 organiser may enter one: :func:`adjudicate` records the ranks (and scores)
 in seat order, the reason and who entered it, in an ``Adjudication`` row.
 
-What it does not do, and why (decision 0039):
+What it does not do, and why (decision 0036):
 
 * The game stays **aborted**. Its record is what was played (decision 0020):
   the moves, the seed and its commitment are never rewritten, and
