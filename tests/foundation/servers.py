@@ -22,6 +22,11 @@ from tests.foundation.processes import PROJECT_DIR
 from web.sockets.limits import WS_MAX_SIZE
 
 START_SECONDS = 60
+STOP_SECONDS = 5
+"""How long a stop waits for uvicorn's graceful shutdown before SIGKILL. No test here is about
+the shutdown, which takes well under a second, but after play sockets it sometimes waited for
+their disconnect handlers until killed (three stops of 15 s in a run of the slow modules; after
+300 sockets the handlers' channel-layer calls had failed with "Too many connections")."""
 
 
 def free_port() -> int:
@@ -45,7 +50,7 @@ class Server:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
-                self.process.wait(timeout=15)
+                self.process.wait(timeout=STOP_SECONDS)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()

@@ -355,9 +355,26 @@ def test_every_placeholder_and_every_exception_is_still_needed(tmp_path: Path) -
     assert reasons == set(NOT_RUN.values()), "NOT_RUN entries no command needs any more"
 
 
+@pytest.fixture(scope="module")
+def docs_server(django_db_setup, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The live server of the module's pages, on the test database (each page's rows are its
+    own: the database is emptied after each, and ids are never reused)."""
+    environ = clean_env(
+        DJANGO_SETTINGS_MODULE="tests.foundation.server_settings",
+        DATABASE_URL=workers.test_database_url(),
+        REDIS_URL="",
+        LOG_LEVEL="WARNING",
+    )
+    server = start_server(environ, tmp_path_factory.mktemp("docs-run") / "server.log")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
-def world(transactional_db, tmp_path: Path) -> Iterator[tuple[World, Server]]:
-    """A live server on this test's database, alice with her token, a pull bot to move."""
+def world(transactional_db, docs_server: Server) -> tuple[World, Server]:
+    """The live server, alice with her token, a pull bot to move, made for this page."""
     token = Token.objects.create(user=UserFactory(username="alice")).key
     owner = UserFactory(username="puller")
     bots = [BotFactory(owner=owner, mode="pull", endpoint_url="") for _ in range(3)]
@@ -368,17 +385,7 @@ def world(transactional_db, tmp_path: Path) -> Iterator[tuple[World, Server]]:
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Bot {pull_token}")
     [turn] = api.get("/api/v1/bots/me/turns", {"wait": 0}).json()
-    environ = clean_env(
-        DJANGO_SETTINGS_MODULE="tests.foundation.server_settings",
-        DATABASE_URL=workers.test_database_url(),
-        REDIS_URL="",
-        LOG_LEVEL="WARNING",
-    )
-    server = start_server(environ, tmp_path / "server.log")
-    try:
-        yield World(server.url, token, pull_token, game.pk, turn["ply"]), server
-    finally:
-        server.stop()
+    return World(docs_server.url, token, pull_token, game.pk, turn["ply"]), docs_server
 
 
 @pytest.mark.postgres

@@ -21,7 +21,6 @@ import random
 import re
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -63,9 +62,12 @@ def limit_of(per: str) -> int:
     return next(rate.amount for rate in rates if rate.per == per)
 
 
-@pytest.fixture
-def servers(transactional_db, tmp_path: Path) -> Iterator[list[Server]]:
-    """Two servers trusting one proxy address; stopped before the test database is flushed."""
+@pytest.fixture(scope="module")
+def module_servers(
+    django_db_setup, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[list[Server]]:
+    """Two servers trusting one proxy address, for the module's tests (each guesses from
+    addresses and at accounts of its own)."""
     environ = clean_env(
         DJANGO_SETTINGS_MODULE="tests.foundation.server_settings",
         DATABASE_URL=workers.test_database_url(),
@@ -73,14 +75,20 @@ def servers(transactional_db, tmp_path: Path) -> Iterator[list[Server]]:
         TRUSTED_PROXIES=PROXY,
         LOG_LEVEL="WARNING",
     )
+    logs = tmp_path_factory.mktemp("login-limit-servers")
     running: list[Server] = []
     try:
         for i in range(2):
-            running.append(start_server(environ, tmp_path / f"server{i}.log"))
+            running.append(start_server(environ, logs / f"server{i}.log"))
         yield running
     finally:
         for server in running:
             server.stop()
+
+
+@pytest.fixture
+def servers(transactional_db, module_servers: list[Server]) -> list[Server]:
+    return module_servers
 
 
 def connect_from(address: str) -> httpx.Client:

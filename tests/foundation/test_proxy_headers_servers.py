@@ -16,7 +16,6 @@ import random
 import re
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -56,8 +55,9 @@ def random_public() -> str:
 PROXY = random_loopback()
 
 
-@pytest.fixture
-def server(transactional_db, tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(scope="module")
+def module_server(django_db_setup, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One uvicorn for the module's tests: each counts addresses and games of its own."""
     if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         pytest.skip("the server runs in another process: it needs PostgreSQL")
     environ = clean_env(
@@ -67,11 +67,16 @@ def server(transactional_db, tmp_path: Path) -> Iterator[Server]:
         TRUSTED_PROXIES=PROXY,
         LOG_LEVEL="WARNING",
     )
-    running = start_server(environ, tmp_path / "uvicorn.log")
+    running = start_server(environ, tmp_path_factory.mktemp("proxy-headers") / "uvicorn.log")
     try:
         yield running
     finally:
         running.stop()
+
+
+@pytest.fixture
+def server(transactional_db, module_server: Server) -> Server:
+    return module_server
 
 
 def connect_from(address: str) -> httpx.Client:

@@ -65,22 +65,29 @@ class Site:
             return refused.code
 
 
-@pytest.fixture
-def site(transactional_db, tmp_path: Path) -> Iterator[Site]:
+@pytest.fixture(scope="module")
+def module_server(django_db_setup, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One uvicorn for the module's tests (each test's rows are its own: see ``site``)."""
     if not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
         pytest.skip("the server runs in another process: it needs PostgreSQL")
-    game = create_game("manila", people(3), seed="socket-server")
     environ = clean_env(
         DJANGO_SETTINGS_MODULE="tests.foundation.socket_server_settings",
         DATABASE_URL=workers.test_database_url(),
         REDIS_URL=settings.REDIS_URL or "",
         LOG_LEVEL="WARNING",
     )
-    server = start_server(environ, tmp_path / "uvicorn.log")
+    server = start_server(environ, tmp_path_factory.mktemp("socket-server") / "uvicorn.log")
     try:
-        yield Site(server, int(server.url.rsplit(":", 1)[1]), game.pk)
+        yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def site(transactional_db, module_server: Server) -> Site:
+    """The module's server and a game of this test's own (new ids: sequences are not reset)."""
+    game = create_game("manila", people(3), seed="socket-server")
+    return Site(module_server, int(module_server.url.rsplit(":", 1)[1]), game.pk)
 
 
 def settle(site: Site) -> int:

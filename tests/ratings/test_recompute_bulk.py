@@ -24,6 +24,8 @@ from tests.factories import CompetitorFactory, LeagueFactory, finished_game
 
 from .test_services import _snapshot
 
+pytestmark = pytest.mark.slow
+
 SYSTEMS = ("elo", "trueskill", "openskill")
 
 

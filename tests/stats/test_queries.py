@@ -17,7 +17,7 @@ from ratings.services.apply import apply_game_result
 from tests.factories import BotFactory, CompetitorFactory, UserFactory, finished_game
 from tournaments.models import Tournament
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 def build(games: int, tag: str) -> tuple[str, str, int]:

@@ -21,7 +21,7 @@ from games.records.verification import verify_game
 from harbormaster.demo import EXAMPLE_BOTS, SUSPENDED_REASON, example_bots
 from ratings.models import Rating
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)

@@ -24,7 +24,7 @@ from people import services
 from tests.factories import CompetitorFactory, UserFactory, finished_game
 from web.games import views
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 
 def games(count: int, players: list[Competitor] | None = None, **fields) -> list[Game]:

@@ -23,7 +23,11 @@ from tests.factories import CompetitorFactory
 from tests.tournaments.played import play_as_people
 from web.sockets import broadcast
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("eager_referee"),
+]
 ENGINES = ["manila", "batavia", "cargo_noir", "grog_island"]
 SECRET_KEYS = {"private", "hidden", "seed"}
 MOVE_KEYS = {"type", "game", "ply", "seat", "view", "events", "default"}

@@ -31,6 +31,7 @@ from ratings.models import RatingChange
 from .workers import WorkerFarm, wait_for, worker_farm
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.postgres,
     pytest.mark.redis,
     pytest.mark.django_db(transaction=True),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,7 +41,8 @@ pytestmark = [
 ]
 
 THINK_SECONDS = 0.15
-"""Each bot's time per move: a game of some 150 plies lasts well past the restart."""
+"""Each bot's time per move until Redis is back: the game of some 150 plies lasts well past
+the restart (after it, the bots answer at once: what follows is the worker's and beat's)."""
 PLIES_BEFORE_RESTART = 12
 DOWN_SECONDS = 3.0
 """Longer than a publish's retries at Celery's defaults (some 0.6 s) take."""
@@ -50,10 +52,16 @@ move time) and the rest of the game, on a loaded machine."""
 
 
 class ThinkingBot(RandomBot):
-    """A random bot that takes ``THINK_SECONDS`` per move, so the game outlasts the restart."""
+    """A random bot that takes ``THINK_SECONDS`` per move until ``restarted`` is set, so the
+    game outlasts the restart."""
+
+    def __init__(self, seed: int, restarted: threading.Event) -> None:
+        super().__init__(seed=seed)
+        self.restarted = restarted
 
     def act(self, turn) -> int:
-        time.sleep(THINK_SECONDS)
+        if not self.restarted.is_set():
+            time.sleep(THINK_SECONDS)
         return super().act(turn)
 
 
@@ -114,7 +122,14 @@ def test_a_redis_restart_mid_game_leaves_worker_and_beat_running_and_the_game_fi
             return f"{farm.logs()}\n===== beat\n{beat.log()[-4000:]}"
 
         try:
-            bots = serve_bots("grog_island", [ThinkingBot(seed=1), ThinkingBot(seed=2)])
+            restarted = threading.Event()
+            bots = serve_bots(
+                "grog_island",
+                [
+                    ThinkingBot(seed=1, restarted=restarted),
+                    ThinkingBot(seed=2, restarted=restarted),
+                ],
+            )
             game = create_game(
                 "grog_island", [b.competitor for b in bots], move_time_ms=3000, seed="restart"
             )
@@ -124,6 +139,7 @@ def test_a_redis_restart_mid_game_leaves_worker_and_beat_running_and_the_game_fi
                 advance_game.apply_async((game.pk,), connection=connection)
             wait_for(lambda: next_ply(game) >= PLIES_BEFORE_RESTART, 90, "the game under way", logs)
             redis_server.restart(down_seconds=DOWN_SECONDS)
+            restarted.set()
             restarted_at = next_ply(game)
             wait_for(
                 lambda: Game.objects.get(pk=game.pk).status != Game.Status.RUNNING,

@@ -15,7 +15,7 @@ from ratings.models import RatingChange
 from tournaments import events
 from tournaments.models import League, Round, Table, Tournament
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)

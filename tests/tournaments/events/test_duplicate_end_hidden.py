@@ -35,7 +35,11 @@ from web.games.ply_window import SIZE
 
 from .conftest import finish_games, make_event, people, play_out, pull_bots, running_games
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("eager_referee"),
+]
 
 END_KEYS = {"final", "revealed", "letters", "outcome"}
 """Keys engines put in a view only once the game is over."""

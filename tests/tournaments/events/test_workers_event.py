@@ -29,7 +29,12 @@ from tournaments.tasks import pair_next_round
 
 from .conftest import make_event
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
 PATIENCE_SECONDS = 180
 
 
