@@ -424,10 +424,10 @@ def run_load(args: argparse.Namespace, folder: Path) -> None:
 
     connections["default"].close()
     connections["default"].close_pool()  # its connections would hold the copy's source
-    fresh_copy(args.server, BASE, RUN)
+    fresh_copy(args.server, BASE, args.run_database)
     from bench.pages import _use
 
-    _use(args.server, RUN)
+    _use(args.server, args.run_database)
     event = event_id()
     sessions = sessions_of(visitor_names())
     empty_cache()
@@ -437,7 +437,9 @@ def run_load(args: argparse.Namespace, folder: Path) -> None:
     trivial = folder / "trivial.lua"
     trivial.write_text(trivial_script())
     connections["default"].close()
-    env = server_environment(args.server.rstrip("/") + "/" + RUN, args.redis, args.redis_cache)
+    env = server_environment(
+        args.server.rstrip("/") + "/" + args.run_database, args.redis, args.redis_cache
+    )
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
         cwd=PROJECT, env=env, check=True,
@@ -458,8 +460,9 @@ def run_load(args: argparse.Namespace, folder: Path) -> None:
         while not ids.exists() and time.monotonic() < deadline:
             time.sleep(0.5)
         print(
-            f"\n{RUN} (a fresh copy of {BASE}): uvicorn --workers {args.workers}, one Celery "
-            f"worker, {args.live} games played at once (bots think {args.think_ms:g} ms); "
+            f"\n{args.run_database} (a fresh copy of {BASE}): "
+            f"uvicorn --workers {args.workers}, one Celery worker, "
+            f"{args.live} games played at once (bots think {args.think_ms:g} ms); "
             f"{args.seconds} s per row after a {args.warmup} s warm-up of the mix"
         )
         if args.warmup:
@@ -495,8 +498,9 @@ def run_first_views(args: argparse.Namespace) -> None:
     from bench.mix_site import BIG_EVENT_NAME, event_id
 
     print(
-        f"\nfirst, uncached views on {RUN}, in this process (Django's test client, the cache "
-        f"emptied before each request), {args.repeat} requests each; load {load_average()}"
+        f"\nfirst, uncached views on {args.run_database}, "
+        f"in this process (Django's test client, the cache emptied before each request), "
+        f"{args.repeat} requests each; load {load_average()}"
     )
     print(f"{'page':<38} {'CPU p50':>8} {'CPU max':>8} {'queries':>7}")
     kinds = first_view_kinds(event_id(), event_id(BIG_EVENT_NAME))
@@ -521,6 +525,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--redis-cache", default=None, help="REDIS_CACHE_URL (default: --redis)")
     parser.add_argument("--regenerate", action="store_true")
+    parser.add_argument(
+        "--run-database", default=RUN, help="the run's copy (give each concurrent run its own)"
+    )
     parser.add_argument("--skip-load", action="store_true", help="only the first views")
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None and not args.skip_load:
@@ -535,7 +542,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.skip_load:
             from bench.pages import _use
 
-            _use(args.server, RUN)
+            _use(args.server, args.run_database)
         else:
             run_load(args, Path(folder))
         run_first_views(args)

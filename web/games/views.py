@@ -7,6 +7,9 @@ gather it for the templates.
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -14,6 +17,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
 import engines
+from games.models import Game, Seat
 from games.records import replay
 from games.selectors import cursor as game_cursor
 from games.selectors import listings, seat_holders, spectator
@@ -31,6 +35,19 @@ from web.leaderboards import ranking as leaderboards_
 GAMES_PER_PAGE = 50
 LEAGUES_ON_OVERVIEW = 20
 """The leaderboards overview links this many leagues' ladders (all: the tournaments page)."""
+
+
+def _seats_held(game: Game, user: Any) -> frozenset[int]:
+    """``seats_held_by`` with the seats and their competitors read in one query first.
+
+    ``games_with_results`` leaves the seats unread (the page reads them as rows), and
+    ``seats_held_by`` walks ``game.seats`` to each competitor: unprefetched, a signed-in
+    viewer of a running game cost a query per seat more than an anonymous one.
+    """
+    if getattr(user, "is_authenticated", False):
+        seats = Seat.objects.select_related("competitor").order_by("position")
+        prefetch_related_objects([game], Prefetch("seats", seats))
+    return seat_holders.seats_held_by(game, user)
 
 
 @require_GET
@@ -62,7 +79,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     summary = listings.GameSummary(game, listings.engine_name(game.engine), seats)
     public = spectator.is_public(game)
     # The seat switcher: every seat once the record is public; before, the viewer's own.
-    held = frozenset() if public else seat_holders.seats_held_by(game, request.user)
+    held = frozenset() if public else _seats_held(game, request.user)
     board = {
         "engine": rules.slug,
         "url": reverse("tournaments:game-boards", args=[game.pk]),
