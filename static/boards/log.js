@@ -61,8 +61,8 @@
   };
 
   var DEFAULTS = {
-    timeout: ["⏱ timeout", "No answer in time: the referee played the default action for this seat."],
-    fault: ["⚠ default", "The seat's answer was refused: the referee played the default action for it."],
+    timeout: ["timed out", "No answer in time: the referee played the default action for this seat."],
+    fault: ["default played", "The seat's answer was refused: the referee played the default action for it."],
   };
 
   function reducedMotion() {

@@ -112,7 +112,7 @@ def test_the_log_draws_names_groups_own_moves_marks_highlights_and_plays_steps(
             "window.setTimeout = window.realSetTimeout;"
         )
         assert rows(browser)[7:] == [
-            ("hm-log-event", "■ cy passes. ⏱ timeout", False),
+            ("hm-log-event", "■ cy passes. timed out", False),
             ("hm-log-event hm-log-mine", "you chose: Put an accomplice aside", False),
             ("hm-log-event hm-log-new", "● ana bids 6 pesos to become harbor master.", False),
         ]  # only what came after bo's own last move (ply 4) is highlighted

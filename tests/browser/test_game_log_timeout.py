@@ -7,7 +7,7 @@ waiting for the deadline stays short, and gives the standard clock back after
 the timeout so that no other move of the person can time out by accident
 under load. The server's own clock task plays the default: nothing here calls
 the referee. Then: the default was a pass (never a bid), the log marks that
-move "⏱ timeout" and no other, the game page's move list marks it too, the
+move "timed out" and no other, the game page's move list marks it too, the
 person plays by clicks to the end, and the final standings on the board are
 the record's ranking (with its notes in words: the single timeout is no
 forfeit, so no seat has a "left the game" note, and the panel says none).
@@ -118,7 +118,7 @@ def test_a_person_times_out_in_manilas_auction_passes_is_marked_and_the_rankings
             "the log's timeout mark",
         )
         marks = browser.execute_script(READ_MARKS)
-        assert {m for p, m in marks if p == waited} == {"⏱ timeout"}
+        assert {m for p, m in marks if p == waited} == {"timed out"}
         page_screenshot(browser, shots / "manila-timeout-in-log.png")
 
         clicks += play_by_clicks(browser, game_id, rng=rng, max_clicks=250)
