@@ -19,8 +19,10 @@ Every iteration
 3. plays that action, then ``HORIZON`` more decisions with the greedy
    example bot in every seat (chance by its odds), and
 4. ranks the position reached (final scores at the end, else the engine's
-   score of the game as it stands) and scores it for our seat: 1 for a win
-   (shared wins split), plus a smaller term for the rank reached.
+   score of the game as it stands; in Cargo Noir that adds what the
+   warehouse and purse will buy, :func:`cargo_noir_scores`) and scores it
+   for our seat: 1 for a win (shared wins split), plus a smaller term for
+   the rank reached.
 
 The candidates are the greedy bot's favourite actions (its first choice,
 then its choice among the rest, ...), as many as the budget can try a
