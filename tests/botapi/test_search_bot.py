@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from harbormaster_bot import Turn
 from harbormaster_bot.examples.greedy import CHOOSERS, greedy_bot
-from harbormaster_bot.examples.search import SearchBot, reward, scores
+from harbormaster_bot.examples.search import SearchBot, margin, reward, scores
 
 import engines
 from bench.bots import play_game
@@ -182,6 +182,34 @@ def test_grog_islands_score_of_a_game_in_progress_counts_objectives() -> None:
         action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
         state.apply(seat, action)
     assert scores(state) == state.outcome()["scores"]
+
+
+def test_cargo_noirs_score_of_a_game_in_progress_counts_the_warehouse() -> None:
+    """Goods not yet smuggled are worth victory points to come; finished games score as is."""
+    state = engines.get("cargo_noir").new_game(3)
+    dealer, rng = Dealer(2), random.Random(2)
+    while not state.is_over and not any(sum(w) >= 3 for w in state.warehouse):
+        seat = state.to_move[0]
+        action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+    cards = state.outcome()["scores"]
+    hoarder = next(seat for seat, w in enumerate(state.warehouse) if sum(w) >= 3)
+    assert scores(state)[hoarder] > cards[hoarder]
+    richer = state.clone()
+    richer.warehouse[hoarder][0] += 2
+    assert scores(richer)[hoarder] > scores(state)[hoarder]
+    while not state.is_over:
+        seat = state.to_move[0]
+        action = dealer.choose(state) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+    assert scores(state) == state.outcome()["scores"]
+
+
+def test_the_margin_grows_with_the_lead_and_is_even_when_level() -> None:
+    assert margin([10, 10, 3], 0) == 0.5
+    assert margin([12, 10, 3], 0) > 0.5 > margin([10, 12, 3], 0)
+    assert margin([20, 10, 3], 0) > margin([12, 10, 3], 0)
+    assert 0.0 <= margin([0, 10, 0], 0) < margin([9, 10, 0], 0) <= 1.0
 
 
 DECISIONS_SCRIPT = """

@@ -19,8 +19,10 @@ Every iteration
 3. plays that action, then ``HORIZON`` more decisions with the greedy
    example bot in every seat (chance by its odds), and
 4. ranks the position reached (final scores at the end, else the engine's
-   score of the game as it stands) and scores it for our seat: 1 for a win
-   (shared wins split), plus a smaller term for the rank reached.
+   score of the game as it stands; in Cargo Noir that adds what the
+   warehouse and purse will buy, :func:`cargo_noir_scores`) and scores it
+   for our seat: 1 for a win (shared wins split), plus a smaller term for
+   the rank reached.
 
 The candidates are the greedy bot's favourite actions (its first choice,
 then its choice among the rest, ...), as many as the budget can try a
@@ -45,18 +47,22 @@ import logging
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from harbormaster_bot import Turn, serve
 from harbormaster_bot.examples.greedy import CHOOSERS
+from harbormaster_bot.examples.greedy.cargo_noir import COIN_VALUE as CARGO_COIN_VALUE
+from harbormaster_bot.examples.greedy.cargo_noir import plan_value
 from harbormaster_bot.examples.greedy.common import request_rng
 
 try:
     import engines
     from engines import CHANCE
     from engines.base import ranks_from_scores
+    from engines.cargo_noir.data import TOKENS as CARGO_TOKENS
     from engines.determinize import determinize
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(
@@ -78,6 +84,16 @@ HORIZON: int | None = 30
 """Decisions a rollout plays before the position is scored as it stands (None: to the end)."""
 PAIRED = True
 """The j-th visit of every candidate uses the j-th sample (False: a new sample per iteration)."""
+WAREHOUSE_VP = 1.0
+"""Victory points a rollout's leaf counts per unit of Cargo Noir smuggling value held."""
+MARGIN_WEIGHT = 0.0
+"""Share of a rollout's value that is :func:`margin` (the rest is :func:`reward`)."""
+MARGIN_SCALE = 0.1
+"""The lead, as a share of the top score, that :func:`margin` counts as clear."""
+MAX_WIDTH: int | None = None
+"""At most this many candidates, however large the budget (None: no limit)."""
+BY_VISITS = False
+"""Answer with the most visited candidate (else the best mean)."""
 SAFETY_S = 0.05
 """Seconds kept back before ``answer_by`` for building and sending the reply."""
 
@@ -107,6 +123,20 @@ def reward(ranks: list[int], seat: int) -> float:
     return WIN_WEIGHT * win + (1 - WIN_WEIGHT) * placing
 
 
+def margin(final: list[float], seat: int) -> float:
+    """Our lead over the best other seat, squashed into 0..1 (0.5: level).
+
+    Scale-free: a lead of ``MARGIN_SCALE`` of the top score is worth about
+    0.88. Unlike the win alone it tells a narrow loss from a rout, which
+    few rollouts need to rank candidates that all mostly win or all lose.
+    """
+    others = [s for i, s in enumerate(final) if i != seat]
+    if not others:
+        return 1.0
+    top = max(abs(s) for s in final) or 1.0
+    return 0.5 + 0.5 * math.tanh((final[seat] - max(others)) / (MARGIN_SCALE * top))
+
+
 def greedy_order(choose: Chooser, view: dict[str, Any], legal: list, rng: random.Random, k: int):
     """The indices of greedy's ``k`` favourite actions, best first.
 
@@ -129,7 +159,11 @@ def scores(state: engines.State) -> list[float]:
     applied to the position as it stands (objectives count as if the game
     ended now).
     """
-    if state.is_over or state.engine.slug != "grog_island":
+    if state.is_over:
+        return list(state.outcome()["scores"])
+    if state.engine.slug == "cargo_noir":
+        return cargo_noir_scores(state)
+    if state.engine.slug != "grog_island":
         return list(state.outcome()["scores"])
     from engines.grog_island.scoring import final_scores
 
@@ -137,6 +171,26 @@ def scores(state: engines.State) -> list[float]:
         state.num_players, state.vp, state.coins, state.goods, state.occupant, state.private
     )
     return [row["total"] for row in table]
+
+
+def cargo_noir_scores(state: engines.State) -> list[float]:
+    """Cargo Noir's victory points so far plus what the warehouse and purse will buy.
+
+    Goods become victory points only when smuggled: a position scored by the
+    cards alone ranks a seat that hoards (as greedy rightly does) last. The
+    warehouse counts at the smuggling value of greedy's split of it into
+    combinations, coins at greedy's rate, both times ``WAREHOUSE_VP``
+    (cards give about one victory point per unit of smuggling value).
+    """
+    base = state.outcome()["scores"]
+    values = []
+    for seat, points in enumerate(base):
+        goods = Counter(
+            {name: n for name, n in zip(CARGO_TOKENS, state.warehouse[seat], strict=True) if n}
+        )
+        credit = plan_value(goods) + CARGO_COIN_VALUE * state.coins[seat]
+        values.append(points + WAREHOUSE_VP * credit)
+    return values
 
 
 def draw(outcomes: list[tuple[dict[str, Any], float]], u: float) -> dict[str, Any]:
@@ -150,7 +204,7 @@ def draw(outcomes: list[tuple[dict[str, Any], float]], u: float) -> dict[str, An
 
 def rollout(
     state: engines.State, choose: Chooser, rng: random.Random, horizon: int | None = None
-) -> list[int]:
+) -> tuple[list[int], list[float]]:
     """Play on, every seat greedy, chance by its odds; the ranks at the end or the horizon.
 
     ``horizon`` counts the seats' decisions (chance's moves are free); when
@@ -159,7 +213,8 @@ def rollout(
     decisions = 0
     while not state.is_over:
         if horizon is not None and decisions >= horizon:
-            return ranks_from_scores(scores(state))
+            leaf = scores(state)
+            return ranks_from_scores(leaf), leaf
         mover = state.to_move[0]
         if mover == CHANCE:
             state.apply(CHANCE, draw(state.chance_outcomes(), rng.random()))
@@ -168,7 +223,8 @@ def rollout(
         index = 0 if len(legal) == 1 else choose(state.view(mover), legal, rng)
         state.apply(mover, legal[index])
         decisions += 1
-    return list(state.outcome()["ranks"])
+    outcome = state.outcome()
+    return list(outcome["ranks"]), list(outcome["scores"])
 
 
 class SearchBot:
@@ -210,13 +266,18 @@ class SearchBot:
         seat = turn.seat
         base = f"{self.seed}/{turn.game.get('id')}/{seat}/{turn.ply}"
         width = max(1, self.iterations // VISITS_PER_CANDIDATE)
+        if MAX_WIDTH is not None:
+            width = min(width, MAX_WIDTH)
         rng = request_rng(turn.request)  # greedy's own tie-breaking: its first choice is greedy's
         candidates = greedy_order(choose, turn.view, legal, rng, min(width, len(legal)))
         if len(candidates) == 1 or self.iterations == 0:
             return candidates[0]
         stats = [Stats(index) for index in candidates]
         self._search(turn, slug, choose, stats, base)
-        best = max(stats, key=lambda s: (s.mean, s is stats[0]))
+        if BY_VISITS:
+            best = max(stats, key=lambda s: (s.visits, s.mean, s is stats[0]))
+        else:
+            best = max(stats, key=lambda s: (s.mean, s is stats[0]))
         return best.index
 
     def _search(self, turn: Turn, slug: str, choose: Chooser, stats: list[Stats], base: str):
@@ -252,9 +313,11 @@ class SearchBot:
                     return
             sample = samples[visit].clone()
             sample.apply(seat, legal[node.index])
-            ranks = rollout(sample, choose, random.Random(f"{base}/{visit}/r"), self.horizon)
+            ranks, final = rollout(sample, choose, random.Random(f"{base}/{visit}/r"), self.horizon)
             node.visits += 1
-            node.total += reward(ranks, seat)
+            node.total += (1 - MARGIN_WEIGHT) * reward(ranks, seat) + MARGIN_WEIGHT * margin(
+                final, seat
+            )
             self.last_iterations = iteration + 1
             slowest = max(slowest, time.monotonic() - started)
 
