@@ -159,7 +159,7 @@ def example_exchange(example: Example) -> tuple[dict, dict, dict, dict]:
         request = protocol.act_request(
             game=info, ply=ply, deadline_ms=2000, view=state.view(seat),
             legal_actions=state.legal_actions(seat), events=state.events[sent[seat]:],
-            request_id=f"{example.slug}-{ply}",
+            default_action=state.default_action(seat), request_id=f"{example.slug}-{ply}",
         )  # fmt: skip
         sent[seat] = len(state.events)
         index = bot.act(Turn(request=request, answer_by=float("inf")))
