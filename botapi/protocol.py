@@ -143,12 +143,19 @@ def act_request(
     legal_actions: Sequence[Action],
     events: Sequence[Mapping[str, Any]],
     time_bank_ms: int | None = None,
+    default_action: Action | None = None,
     request_id: str | None = None,
 ) -> dict[str, Any]:
     """An ``act`` request: the bot must pick one of ``legal_actions``.
 
     ``events`` are the public events since this seat's previous act request
     in the game (the referee decides; all of them on the first request).
+    ``default_action`` is what the referee plays if the seat does not answer
+    (``State.default_action(seat)``); its index goes out as
+    ``default_action_index`` so that an SDK whose handler is too slow answers
+    that safe action, not the first legal one (issue #32: in Manila's auction
+    the first is the lowest raise). It is the seat's own default, computed
+    from what the seat may see, so it hides nothing from that seat.
     """
     if not legal_actions:
         raise ValueError("an act request needs at least one legal action")
@@ -163,7 +170,17 @@ def act_request(
     )
     if time_bank_ms is not None:
         request["time_bank_ms"] = int(time_bank_ms)
+    if default_action is not None:
+        request["default_action_index"] = action_index(request["legal_actions"], default_action)
     return request
+
+
+def action_index(legal_actions: Sequence[Action], action: Action) -> int:
+    """The index of ``action`` among ``legal_actions``; ``ValueError`` if it is not there."""
+    for index, candidate in enumerate(legal_actions):
+        if json_equal(candidate, action):
+            return index
+    raise ValueError(f"action {action!r} is not among the {len(legal_actions)} legal actions")
 
 
 def act_request_for_state(
@@ -196,6 +213,7 @@ def act_request_for_state(
         legal_actions=state.legal_actions(seat),
         events=state.events if events is None else events,
         time_bank_ms=time_bank_ms,
+        default_action=state.default_action(seat),
         request_id=request_id,
     )
 

@@ -69,6 +69,7 @@ def ask_bot(game: Game, seat: Seat, state: State, ply: int) -> Decision | None:
         legal_actions=legal,
         events=state.events[seat.events_sent :],
         time_bank_ms=seat.bank_left_ms if game.time_bank_ms else None,
+        default_action=state.default_action(seat.position),
     )
     result = default_client(services.endpoint_policy()).act(
         bot.endpoint_url,
@@ -104,6 +105,7 @@ def _ask_anchor(game: Game, seat: Seat, state: State, ply: int, bot: Bot) -> Dec
         legal_actions=state.legal_actions(seat.position),
         events=state.events[seat.events_sent :],
         time_bank_ms=seat.bank_left_ms if game.time_bank_ms else None,
+        default_action=state.default_action(seat.position),
     )
     decision = anchor_player.decide(
         bot.anchor, request, deadline_ms, partial(default_decision, state, seat.position)

@@ -1,7 +1,8 @@
 """An anchor sees only its seat: it is given ``view(seat)``, never the state.
 
 The referee's side (``botapi.referee.ask_bot``) is handed a state that answers
-only the seat's view, its legal actions and the public events, and fails the
+only the seat's view, its legal actions, its own default action (chosen from
+those legal actions; the request carries its index) and the public events, and fails the
 test on any other read; and a state whose every other secret was changed
 gets the same decision from every anchor, search included (it samples the
 unseen from the view alone).
@@ -43,6 +44,11 @@ class OnlyTheSeat:
         self.asked.add("legal_actions")
         return self._state.legal_actions(seat)
 
+    def default_action(self, seat: int):
+        assert seat == self._seat, f"the anchor's side asked for seat {seat}'s default"
+        self.asked.add("default_action")
+        return self._state.default_action(seat)
+
     @property
     def events(self):
         return self._state.events
@@ -81,7 +87,7 @@ def test_every_anchor_reads_only_its_seats_view_and_ignores_other_secrets(slug) 
             spy = OnlyTheSeat(state, seat)
             row.events_sent = 0
             assert referee.ask_bot(game, row, spy, 30 + n).action == real.action
-            assert spy.asked == {"view", "legal_actions"}
+            assert spy.asked == {"view", "legal_actions", "default_action"}
             other = perturb_secrets(state, seat, random.Random(n))
             assert other.view(seat) == state.view(seat)
             row.events_sent = 0

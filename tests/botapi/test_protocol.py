@@ -105,6 +105,41 @@ def test_registered_engines_give_schema_valid_act_requests(engine: engines.Engin
     request = protocol.act_request_for_state(state, game_id=1, seat=seat, ply=0, deadline_ms=900)
     protocol.validate("act_request", request)
     json.dumps(request)
+    index = request["default_action_index"]
+    assert request["legal_actions"][index] == state.default_action(seat)
+
+
+def test_manilas_auction_request_points_the_default_at_the_pass_not_the_first_raise() -> None:
+    """Issue #32: an SDK answering for a slow bot must not play the lowest raise."""
+    engine = engines.get("manila")
+    state = engine.new_game(3)
+    dealer = Dealer(1)
+    while state.to_move == [CHANCE]:
+        state.apply(CHANCE, dealer.choose(state))
+    seat = state.to_move[0]
+    request = protocol.act_request_for_state(state, game_id=1, seat=seat, ply=0, deadline_ms=900)
+    legal = request["legal_actions"]
+    assert legal[0]["type"] != "pass", "the fixture must be a decision where index 0 is a raise"
+    assert legal[request["default_action_index"]] == {"type": "pass"}
+
+
+def test_an_act_request_indexes_the_given_default_and_refuses_one_that_is_not_legal() -> None:
+    legal = [{"type": "bid", "amount": 1}, {"type": "pass"}]
+    common = {"game": act()["game"], "ply": 1, "deadline_ms": 500, "view": {}, "events": []}
+    request = protocol.act_request(legal_actions=legal, default_action={"type": "pass"}, **common)
+    assert request["default_action_index"] == 1
+    protocol.validate("act_request", request)
+    assert "default_action_index" not in protocol.act_request(legal_actions=legal, **common)
+    with pytest.raises(ValueError, match="not among"):
+        protocol.act_request(legal_actions=legal, default_action={"type": "fold"}, **common)
+
+
+@pytest.mark.parametrize("index", [-1, 1.5, "0", None])
+def test_the_schema_refuses_a_default_index_that_is_not_a_natural_number(index: object) -> None:
+    request = act()
+    request["default_action_index"] = index
+    with pytest.raises(ValueError, match="default_action_index"):
+        protocol.validate("act_request", request)
 
 
 # ------------------------------------------------------------------ replies

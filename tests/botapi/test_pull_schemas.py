@@ -26,6 +26,7 @@ import engines
 from botapi import protocol
 from botapi.services import bots as services
 from engines import CHANCE, Dealer
+from games.referee import statecache
 from games.services import create_game
 from tests.factories import BotFactory
 
@@ -94,6 +95,10 @@ def test_real_pull_answers_match_their_schemas(settings) -> None:
     for answer in answers:
         assert_valid("turns", answer)
     index, turns = next((i, a) for i, a in enumerate(answers) if a)
+    game.refresh_from_db()
+    state = statecache.load_state(game)
+    seat = turns[0]["game"]["seat"]
+    assert turns[0]["legal_actions"][turns[0]["default_action_index"]] == state.default_action(seat)
     body = {"ply": turns[0]["ply"], "action_index": 0, "request_id": turns[0]["request_id"]}
     assert_valid("move_request", body)
     stale = clients[index].post(
@@ -154,7 +159,7 @@ def example_exchange(example: Example) -> tuple[dict, dict, dict, dict]:
         request = protocol.act_request(
             game=info, ply=ply, deadline_ms=2000, view=state.view(seat),
             legal_actions=state.legal_actions(seat), events=state.events[sent[seat]:],
-            request_id=f"{example.slug}-{ply}",
+            default_action=state.default_action(seat), request_id=f"{example.slug}-{ply}",
         )  # fmt: skip
         sent[seat] = len(state.events)
         index = bot.act(Turn(request=request, answer_by=float("inf")))

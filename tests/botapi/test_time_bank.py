@@ -122,6 +122,8 @@ def test_a_push_bot_gets_the_bank_in_its_deadline_and_pays_for_overtime() -> Non
     assert game.status == Game.Status.FINISHED
     first = slow.requests[0]
     assert first["deadline_ms"] == 3300 and first["time_bank_ms"] == 3000
+    # Manila's first decision is the auction: the default the SDK would answer is the pass.
+    assert first["legal_actions"][first["default_action_index"]] == {"type": "pass"}
     move = Move.objects.get(game=game, ply=first["ply"])
     assert move.source == "bot" and not move.fault_kind and move.latency_ms >= 600
     later = slow.requests[1]

@@ -12,8 +12,10 @@
  *   function), `start`/`finish` to the optional `handler.start(request)` /
  *   `handler.finish(request)`, and answers `ping` itself;
  * - answers `act` before the deadline: if `act` (sync or async) has not
- *   settled shortly before it, the server answers the first legal action so
- *   the bot is not faulted. JavaScript cannot interrupt synchronous code: a
+ *   settled shortly before it, the server answers the request's
+ *   `default_action_index` (what the referee plays for a silent seat:
+ *   passing where legal, never a raise; the first legal action only for an
+ *   older server that sends none) so the bot is not faulted. JavaScript cannot interrupt synchronous code: a
  *   long synchronous search must watch `turn.timeLeftMs()` itself.
  *
  * Like the Python SDK it answers on any path (the registered URL may carry
@@ -24,7 +26,7 @@ import { performance } from "node:perf_hooks";
 
 import { DEFAULT_CAPACITY, ReplayMemory } from "./replay.js";
 import { SignatureError, TOLERANCE_SECONDS, computeSignature, verifySignature } from "./signing.js";
-import { Turn, answerBudgetMs, asReply } from "./turn.js";
+import { Turn, answerBudgetMs, asReply, fallbackIndex } from "./turn.js";
 
 export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 export const SECRET_ENV = "HARBORMASTER_SECRET";
@@ -152,8 +154,9 @@ export function createBotServer(handler, options = {}) {
       clearTimeout(timer);
     }
     if (choice === TOO_SLOW) {
-      log.warn(`act took longer than ${budget} ms at ply ${request.ply}; answered the first legal action`);
-      return { action_index: 0, note: "handler too slow; SDK answered the first action" };
+      const index = fallbackIndex(request);
+      log.warn(`act took longer than ${budget} ms at ply ${request.ply}; answered the default action (index ${index})`);
+      return { action_index: index, note: "handler too slow; SDK answered the default" };
     }
     if (turn.timeLeftMs() === 0) {
       log.warn(

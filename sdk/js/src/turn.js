@@ -46,10 +46,28 @@ export class Turn {
     return this.request.events;
   }
 
+  /** Index in legalActions of what the referee plays if you do not answer (passing where legal). */
+  get defaultActionIndex() {
+    return fallbackIndex(this.request);
+  }
+
   /** Milliseconds before the server answers for you; search while this is above zero. */
   timeLeftMs() {
     return Math.max(0, this.answerBy - performance.now());
   }
+}
+
+/**
+ * The index the kit answers for an `act` that is too slow: the request's
+ * `default_action_index`, the action the referee itself plays for a silent
+ * seat (the engine's safe default: passing where legal; the first legal
+ * action can be a costly raise). Only a request without a usable one (an
+ * older server) gets the first legal action.
+ */
+export function fallbackIndex(request) {
+  const index = request.default_action_index;
+  const count = Array.isArray(request.legal_actions) ? request.legal_actions.length : 0;
+  return Number.isInteger(index) && index >= 0 && index < count ? index : 0;
 }
 
 /** The reply fields for what `act` returned: an index into legal_actions, or one of them. */

@@ -227,13 +227,46 @@ describe("what act returns", () => {
     }
   });
 
-  test("a slow act is answered with the first action before the deadline", async () => {
-    const { reply, log } = await answer(() => sleep(3000).then(() => 2), { deadline_ms: 400 });
+  test("a slow act is answered with the server's default action before the deadline", async () => {
+    // The default (a pass) is last here: the first action, a raise, is what issue #32 forbids.
+    const legal = [{ type: "bid", amount: 2 }, { type: "bid", amount: 3 }, { type: "pass" }];
+    const { reply, log } = await answer(() => sleep(3000).then(() => 0), {
+      deadline_ms: 400,
+      legal_actions: legal,
+      default_action_index: 2,
+    });
     assert.equal(reply.status, 200);
-    assert.equal(reply.json.action_index, 0);
+    assert.equal(reply.json.action_index, 2);
+    assert.match(reply.json.note, /default/);
     assert.ok(reply.ms < 400, `answered after ${reply.ms} ms`);
     assert.ok(reply.ms >= 300, `answered after only ${reply.ms} ms (budget 320)`);
     assert.match(log.join("\n"), /longer than 320 ms/);
+  });
+
+  test("a slow act for an older server without default_action_index is answered with the first action", async () => {
+    const { reply } = await answer(() => sleep(3000).then(() => 2), {
+      deadline_ms: 200,
+      default_action_index: undefined,
+    });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.json.action_index, 0);
+  });
+
+  test("turn.defaultActionIndex is the request's default", async () => {
+    let seen;
+    await answer((turn) => {
+      seen = turn.defaultActionIndex;
+      return 0;
+    }, { default_action_index: 2 });
+    assert.equal(seen, 2);
+  });
+
+  test("an out-of-range default_action_index falls back to the first action", async () => {
+    const { reply } = await answer(() => sleep(3000).then(() => 2), {
+      deadline_ms: 200,
+      default_action_index: 3,
+    });
+    assert.equal(reply.json.action_index, 0);
   });
 
   test("turn.timeLeftMs() counts down from the budget", async () => {

@@ -100,6 +100,7 @@ export function actRequest(overrides = {}) {
     deadline_ms: 2000,
     view: { you: 1, private: {} },
     legal_actions: [{ type: "pass" }, { type: "bid", amount: 2 }, { type: "bid", amount: 3 }],
+    default_action_index: 0,
     events: [],
     ...overrides,
   };

@@ -45,6 +45,7 @@ def sample_act_request(deadline_ms: int) -> dict[str, Any]:
         "deadline_ms": deadline_ms,
         "view": {"you": 0, "private": {}},
         "legal_actions": SAMPLE_LEGAL,
+        "default_action_index": 0,
         "events": [],
     }
 
@@ -80,6 +81,7 @@ def engine_act_request(slug: str, deadline_ms: int) -> dict[str, Any]:
         ply=ply,
         view=state.view(seat),
         legal_actions=state.legal_actions(seat),
+        default_action_index=state.legal_actions(seat).index(state.default_action(seat)),
         events=list(state.events),
     )
     return request

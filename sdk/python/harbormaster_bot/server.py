@@ -14,8 +14,11 @@ can run it anywhere Python 3.11 runs. It speaks bot protocol v1:
   ``ping`` itself with the bot's name and version;
 * answers an ``act`` within the request's deadline: the handler runs in its
   own thread, and if it has not returned shortly before the deadline the
-  server answers the first legal action so that the bot is not faulted
-  (the handler should watch ``turn.time_left()`` instead of relying on it).
+  server answers the request's ``default_action_index`` (the action the
+  referee would play for a silent seat: passing wherever legal, never a
+  raise) so that the bot is not faulted; only a request without it (an
+  older server) gets the first legal action. The handler should watch
+  ``turn.time_left()`` instead of relying on it.
 
 ``act`` returns either the index of the chosen action in
 ``turn.legal_actions`` or the action object itself.
@@ -114,6 +117,11 @@ class Turn:
     @property
     def events(self) -> list[dict[str, Any]]:
         return self.request["events"]
+
+    @property
+    def default_action_index(self) -> int:
+        """Index in ``legal_actions`` of what the referee plays if you do not answer."""
+        return fallback_index(self.request)
 
     def time_left(self) -> float:
         """Seconds before the server answers for you; search while this is > 0."""
@@ -310,7 +318,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
         return 400, {"error": "unknown_kind", "detail": f"unknown message kind {kind!r}"}
 
     def _decide(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Run the handler against the clock; the first legal action if it is too slow."""
+        """Run the handler against the clock; the server's safe default if it is too slow."""
         received = time.monotonic()
         budget = answer_budget_ms(int(request.get("deadline_ms", 1000))) / 1000
         turn = Turn(request=request, answer_by=received + budget)
@@ -326,15 +334,32 @@ class _RequestHandler(BaseHTTPRequestHandler):
         worker.start()
         worker.join(timeout=max(0.0, turn.answer_by - time.monotonic()))
         if worker.is_alive():
+            index = fallback_index(request)
             log.warning(
-                "act took longer than %.0f ms at ply %s; answered the first legal action",
+                "act took longer than %.0f ms at ply %s; answered the default action (index %d)",
                 budget * 1000,
                 request.get("ply"),
+                index,
             )
-            return {"action_index": 0, "note": "handler too slow; SDK answered the first action"}
+            return {"action_index": index, "note": "handler too slow; SDK answered the default"}
         if "error" in outcome:
             raise outcome["error"]
         return _as_reply(outcome.get("choice"), len(turn.legal_actions))
+
+
+def fallback_index(request: Mapping[str, Any]) -> int:
+    """The index to answer for a handler that is too slow.
+
+    The request's ``default_action_index`` is what the referee itself plays
+    for a silent seat (the engine's safe default: passing where legal; the
+    first legal action can be a costly raise). A request without a usable
+    one comes from an older server: then the first legal action.
+    """
+    index = request.get("default_action_index")
+    count = len(request.get("legal_actions") or ())
+    if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < count:
+        return index
+    return 0
 
 
 def _as_reply(choice: Any, count: int) -> dict[str, Any]:

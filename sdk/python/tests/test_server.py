@@ -200,12 +200,31 @@ class Deadlines(BotCase):
         status, reply = post_signed(self.bot.url, request)
         elapsed_ms = (time.monotonic() - started) * 1000
         self.assertEqual(status, 200)
-        self.assertEqual(reply["action_index"], 0)
+        self.assertEqual(reply["action_index"], request["default_action_index"])
         self.assertIn("too slow", reply["note"])
         self.assertLess(elapsed_ms, 400, "the SDK must answer within the request's deadline")
         self.assertGreaterEqual(elapsed_ms, answer_budget_ms(400) * 0.9)
         (left,) = self.handler.time_left_seen
         self.assertTrue(0 < left <= answer_budget_ms(400) / 1000, left)
+
+    def test_a_slow_handler_answers_the_servers_default_not_the_first_action(self) -> None:
+        # Issue #32: the first legal action can be a raise; the default is the pass.
+        legal = [{"type": "bid", "amount": 2}, {"type": "bid", "amount": 3}, {"type": "pass"}]
+        request = act_message(deadline_ms=200)
+        request.update(legal_actions=legal, default_action_index=2)
+        status, reply = post_signed(self.bot.url, request)
+        self.assertEqual((status, reply["action_index"]), (200, 2))
+
+    def test_an_older_server_without_a_default_gets_the_first_action(self) -> None:
+        for default in (None, 3, -1, True, "2"):
+            with self.subTest(default=default):
+                request = act_message(deadline_ms=200)
+                request["legal_actions"] = request["legal_actions"][:3]
+                request.pop("default_action_index", None)
+                if default is not None:
+                    request["default_action_index"] = default
+                status, reply = post_signed(self.bot.url, request)
+                self.assertEqual((status, reply["action_index"]), (200, 0))
 
     def test_the_budget_leaves_a_margin_for_the_network(self) -> None:
         self.assertEqual(answer_budget_ms(2000), 1850)

@@ -61,6 +61,11 @@ class TurnSerializer(serializers.Serializer):
     legal_actions = serializers.ListField(
         child=serializers.DictField(child=serializers.JSONField())
     )
+    default_action_index = serializers.IntegerField(
+        required=False,
+        help_text="Index in legal_actions of what the referee plays for you if you do not "
+        "answer in time (the engine's safe default).",
+    )
     events = serializers.ListField(
         child=serializers.DictField(child=serializers.JSONField()),
         help_text="Public events this seat has not been sent before.",
