@@ -199,7 +199,7 @@ def test_after_the_game_only_its_players_write_and_the_chat_stays_with_the_game(
 def test_bots_are_never_sent_the_chat() -> None:
     bot = BotFactory(mode="pull", endpoint_url="")
     people = [person("alice"), person("bob")]
-    game = create_game("manila", [bot.competitor, *people], seed="chat-bots")
+    game = create_game("manila", [bot.competitor, *people], seed="chat-bots", rated=False)
     referee.advance(game.pk)  # the deal; then seat 0, the bot, opens the auction
     game.refresh_from_db()
     marker = "SECRET-TABLE-TALK-7f3a"
