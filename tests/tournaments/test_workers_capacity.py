@@ -90,8 +90,8 @@ def test_create_game_itself_refuses_a_bot_at_capacity_and_writes_nothing(setting
     people = CompetitorFactory.create_batch(2, kind="person")
     before = Game.objects.count()
     with pytest.raises(BotAtCapacity):
-        create_game("manila", [busy.competitor, *people])
+        create_game("manila", [busy.competitor, *people], rated=False)
     assert Game.objects.count() == before
 
-    game = create_game("manila", [busy.competitor, *people], enforce_capacity=False)
+    game = create_game("manila", [busy.competitor, *people], rated=False, enforce_capacity=False)
     assert game.seats.filter(competitor=busy.competitor).exists()

@@ -49,7 +49,8 @@ def test_the_club_event_runs_to_its_end_and_says_where_to_look() -> None:
     assert "final standings: 1. " in output
     assert f"event seed (revealed): {event.seed}" in output
     assert f"tournament page: http://127.0.0.1:8000/tournaments/{event.pk}/" in output
-    assert set(Bot.objects.values_list("status", flat=True)) == {"suspended"}
+    # The example bots stopped answering with the command; the house anchors play in-process.
+    assert set(Bot.objects.filter(anchor="").values_list("status", flat=True)) == {"suspended"}
 
     call_command("demo_setup", games_per_engine=0, event_rounds=1, stdout=StringIO())
     assert Tournament.objects.filter(league=league).count() == 2, "each run adds an event"
