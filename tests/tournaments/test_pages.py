@@ -21,6 +21,7 @@ from games.services import create_game
 from ratings.models import Rating
 from tests.factories import CompetitorFactory
 from tests.tournaments.played import fast_forward, play_as_people, played_game
+from web.games import seat_texts
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_referee")]
 
@@ -72,9 +73,11 @@ def test_game_page_shows_seats_outcome_seed_and_replay(client: Client, finished_
     rules = engines.get("manila")
     moves = list(game.moves.order_by("ply"))
     assert page.count('<li class="ply') == len(moves)
+    names = {seat.position: seat.competitor.name for seat in game.seats.all()}
     for move in moves[:30]:
-        assert rules.describe(move.action) in text(response.content)
-    assert "Seat 0 is dealt a share, face down." in page, "public events are listed"
+        assert seat_texts.with_names(rules.describe(move.action), names) in text(response.content)
+    assert f"{names[0]} is dealt a share, face down." in page, "public events, seats named"
+    assert "Seat 0" not in page and "seat 0" not in page
     assert '<script src="/static/js/replay.js"' in page
 
 
@@ -140,6 +143,7 @@ def test_game_page_events_are_sentences_not_internal_names(client: Client, engin
     players = CompetitorFactory.create_batch(engines.get(engine).min_players + 1)
     game = played_game(engine, players, seed=f"sentences-{engine}")
     html = client.get(f"/games/{game.pk}/").content.decode()
+    names = [player.name for player in players]
     events = re.findall(r'<ul class="events">(.*?)</ul>', html, flags=re.S)
     texts = [text(item.encode()).strip() for block in events for item in block.split("<li>")]
     texts = [t for t in texts if t]
@@ -148,7 +152,9 @@ def test_game_page_events_are_sentences_not_internal_names(client: Client, engin
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", line), line
         assert not re.search(r"[{}\[\]]", line), line
         assert not re.search(r"\b[Aa] [aeiou]", line), line
-        assert line[0].isupper(), line
+        # A sentence starts with a capital, or with a player's name as it is written.
+        assert line[0].isupper() or line.startswith(tuple(names)), line
+        assert not re.search(r"\b[Ss]eat [0-9]\b", line), "seats of the game are named"
 
 
 def test_a_game_of_older_rules_that_the_current_rules_refuse_still_has_a_page(

@@ -130,6 +130,15 @@ LABELS: dict[str, str] = {
 }
 """How pages name each tie-break."""
 
+HEADINGS: dict[str, tuple[str, str]] = {
+    "tablemates_points": ("Tablemates", "Mates"),
+    "game_score": ("Game score", "Score"),
+    "head_to_head": ("H2H", "H2H"),
+    "wins": ("Wins", "Wins"),
+    "beaten_points": ("Beaten", "Beat"),
+}
+"""A standings column's heading for each tie-break: (wide screens, narrow ones)."""
+
 
 def check(names: Sequence[str]) -> tuple[str, ...]:
     """The chosen order as a tuple (empty: :data:`DEFAULT`); FormatError for a bad list."""

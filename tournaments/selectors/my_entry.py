@@ -1,9 +1,11 @@
-"""A signed-in person's own entry in an event, for the enter and withdraw buttons of its page.
+"""A signed-in person's own entry in an event, for the enter, withdraw and check-in buttons.
 
 What the page offers follows the same rules ``tournaments.events.enter``
 applies (the buttons are a convenience; the service decides): entries open,
 the league's pool takes people, the person not entered yet (or withdrawn),
-and the consent a rated event with bots needs (``people.seating``).
+and the consent a rated event with bots needs (``people.seating``). Check-in
+is offered for each of their entries still in — themselves and every bot they
+own — while an event that asks for it has entries open (``events.check_in``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ class MyEntry:
     can_withdraw: bool
     why_not: str
     """Why they may not enter, when entries are open (a sentence naming what to fix)."""
+    check_ins: tuple[Entrant, ...] = ()
+    """Their entries (themselves, their bots) a check-in button is offered for, oldest first."""
 
 
 def my_entry(tournament: Tournament, user: Any) -> MyEntry | None:
@@ -56,4 +60,14 @@ def my_entry(tournament: Tournament, user: Any) -> MyEntry | None:
         can_enter=open_ and not in_ and not why_not,
         can_withdraw=open_ and in_,
         why_not=why_not,
+        check_ins=_check_ins(tournament, user) if open_ and tournament.check_in else (),
+    )
+
+
+def _check_ins(tournament: Tournament, user: Any) -> tuple[Entrant, ...]:
+    """The user's entries still in (the person, each bot they own), as ``check_in`` takes."""
+    return tuple(
+        Entrant.objects.filter(tournament=tournament, status__in=STILL_IN, competitor__user=user)
+        .select_related("competitor")
+        .order_by("pk")
     )

@@ -19,9 +19,23 @@ from tournaments import formats
 from tournaments.events import history_of
 from tournaments.events.history import settings_of
 from tournaments.formats import standings as pure
+from tournaments.formats import tiebreaks
 from tournaments.models import Tournament
 from tournaments.selectors import listings as event_listings
 from tournaments.selectors.listings import EntrantView
+
+
+@dataclass(frozen=True)
+class TieBreakValue:
+    """One of the event's tie-breaks on a standings line: a column of the pages and the CSV."""
+
+    name: str
+    """As docs/formats.md and the API name it (the CSV's column)."""
+    heading: str
+    narrow_heading: str
+    label: str
+    """In words, for a column's title."""
+    value: float
 
 
 @dataclass(frozen=True)
@@ -29,7 +43,9 @@ class StandingRow:
     """One entrant's line: rank, points and the tie-breaks, in the standings' order.
 
     ``tables`` counts the tables played, ``byes`` the rounds sat out;
-    ``placings[i]`` the tables finished in place i+1.
+    ``placings[i]`` the tables finished in place i+1. ``tie_breaks`` are the
+    event's chosen tie-breaks in its order (the default three when it chose
+    none): the columns the pages and the CSV show after the points.
     """
 
     rank: int
@@ -41,6 +57,7 @@ class StandingRow:
     tables: int
     byes: int
     placings: tuple[int, ...]
+    tie_breaks: tuple[TieBreakValue, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -175,9 +192,15 @@ def _standings(
             tables=line.games,
             byes=line.byes,
             placings=line.placings,
+            tie_breaks=tuple(_tie_break(name, value) for name, value in line.tie_breaks),
         )
         for line in lines
     ]
+
+
+def _tie_break(name: str, value: float) -> TieBreakValue:
+    heading, narrow = tiebreaks.HEADINGS[name]
+    return TieBreakValue(name, heading, narrow, tiebreaks.LABELS[name], value)
 
 
 def _keyed(entrant: EntrantView) -> formats.Entrant:

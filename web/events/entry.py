@@ -1,9 +1,13 @@
-"""The tournament page's enter and withdraw buttons: a signed-in person enters only themselves.
+"""The tournament page's enter, withdraw and check-in buttons for a signed-in visitor.
+
+A person enters only themselves; check-in is for any entry the visitor speaks
+for (themselves, or one of their bots).
 
 Thin: ``tournaments.events.enter`` and ``withdraw`` decide, with the same
 checks as the API's ``{"person": ...}`` entry (the league's pool, consent to
-bot opponents in rated games, approval, the event's state). A refusal is a
-message on the page, and changed nothing.
+bot opponents in rated games, approval, the event's state);
+``tournaments.events.check_in`` likewise for check-in, as the API's
+``check-in/`` does. A refusal is a message on the page, and changed nothing.
 """
 
 from __future__ import annotations
@@ -70,4 +74,31 @@ def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, _sentence(str(exc)))
         else:
             messages.success(request, f"You withdrew from {tournament.name}.")
+    return redirect(page + "#my-entry")
+
+
+@require_POST
+def check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """Check in the entry named by the form's ``entrant`` (the visitor's own, or their bot's)."""
+    page = reverse("tournaments:tournament", args=[pk])
+    if not request.user.is_authenticated:
+        return redirect_to_login(page, settings.LOGIN_URL)
+    tournament = get_object_or_404(event_listings.public_tournaments(), pk=pk)
+    entrant_id = request.POST.get("entrant", "")
+    entrant = None
+    if entrant_id.isdigit():
+        entrant = (
+            Entrant.objects.filter(tournament=tournament, pk=int(entrant_id))
+            .select_related("competitor")
+            .first()
+        )
+    if entrant is None:
+        messages.error(request, f"That entry is not in {tournament.name}: reload the page.")
+        return redirect(page + "#my-entry")
+    try:
+        events.check_in(entrant, by=request.user)
+    except events.EventError as exc:
+        messages.error(request, _sentence(str(exc)))
+    else:
+        messages.success(request, f"{entrant.competitor.name} is checked in.")
     return redirect(page + "#my-entry")

@@ -20,6 +20,7 @@ from common.csv_text import spreadsheet_safe
 from tournaments import events
 from tournaments.events.history import settings_of
 from tournaments.formats import standings as pure_standings
+from tournaments.formats import tiebreaks
 from tournaments.models import League
 from tournaments.selectors import adjudications as event_adjudications
 from tournaments.selectors import listings as event_listings
@@ -116,19 +117,9 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-CSV_COLUMNS = (
-    "rank",
-    "entrant",
-    "kind",
-    "status",
-    "points",
-    "tablemates_points",
-    "game_score",
-    "head_to_head",
-    "tables",
-    "byes",
-    "reason",
-)
+CSV_COLUMNS = ("rank", "entrant", "kind", "status", "points", "tables", "byes", "reason")
+"""The standings CSV's fixed columns; the event's tie-breaks (by name, in its order) go
+after ``points``."""
 
 
 def number(value: float) -> str:
@@ -144,8 +135,10 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}-{tournament.pk}-standings.csv"'
     writer = csv.writer(response)
-    writer.writerow(CSV_COLUMNS)
-    for row in event_standings.standings(tournament):
+    rows = event_standings.standings(tournament)
+    chosen = tiebreaks.check(tournament.tie_breaks or ())
+    writer.writerow([*CSV_COLUMNS[:5], *chosen, *CSV_COLUMNS[5:]])
+    for row in rows:
         writer.writerow(
             [
                 row.rank,
@@ -153,9 +146,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 row.entrant.kind,
                 row.entrant.status,
                 number(row.points),
-                number(row.tablemates_points),
-                number(row.game_score),
-                number(row.head_to_head),
+                *(number(tb.value) for tb in row.tie_breaks),
                 row.tables,
                 row.byes,
                 spreadsheet_safe(row.entrant.reason),

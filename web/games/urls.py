@@ -41,6 +41,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", event_views.tournament_page, name="tournament"),
     path("tournaments/<int:pk>/enter/", event_entry.enter, name="enter"),
     path("tournaments/<int:pk>/withdraw/", event_entry.withdraw, name="withdraw"),
+    path("tournaments/<int:pk>/check-in/", event_entry.check_in, name="check-in"),
     path("tournaments/<int:pk>/standings.csv", event_views.standings_csv, name="standings-csv"),
     path("tournaments/<int:pk>/results.csv", event_exports.results_csv, name="results-csv"),
     path("tournaments/<int:pk>/print/", event_printing.print_page, name="print"),

@@ -27,7 +27,7 @@ from tournaments.selectors import listings as event_listings
 from web.cache import invalidation
 from web.cache.lazy import lazy
 from web.games import page_reads as game_page_reads
-from web.games import ply_window, rating_effects
+from web.games import ply_window, rating_effects, seat_texts
 from web.leaderboards import pages as ladder_pages
 from web.leaderboards import params as ladder_params
 from web.leaderboards import ranking as leaderboards_
@@ -71,8 +71,12 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     plies = [
         {
             "ply": ply,
-            "who": "chance" if ply.is_chance else names.get(ply.seat, f"seat {ply.seat}"),
-            "events": [spectator.event_text(rules, event) for event in ply.events],
+            "who": "chance" if ply.is_chance else seat_texts.seat_label(ply.seat, names),
+            "description": seat_texts.with_names(ply.description or "", names),
+            "events": [
+                seat_texts.with_names(spectator.event_text(rules, event), names)
+                for event in ply.events
+            ],
         }
         for ply in shown
     ]

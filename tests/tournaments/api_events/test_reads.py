@@ -54,6 +54,28 @@ def test_one_tournament_with_its_entrants(anonymous) -> None:
     assert left["name"] == gone.competitor.name and left["kind"] == "bot"
 
 
+def test_the_detail_shows_the_organisers_rules_read_only(anonymous) -> None:
+    event = make_event(played=1, under_way=True)
+    Tournament.objects.filter(pk=event.tournament.pk).update(
+        tie_breaks=["wins", "game_score"],
+        check_in=True,
+        seeding=Tournament.Seeding.ENTERED,
+        allow_same_owner_tables=True,
+        review_rounds=True,
+        absence_grace_s=90,
+    )
+    body = get(anonymous, f"/api/v1/tournaments/{event.tournament.pk}/")
+    assert body["tie_breaks"] == ["wins", "game_score"]
+    assert body["check_in"] is True and body["seeding"] == "entered"
+    assert body["allow_same_owner_tables"] is True and body["review_rounds"] is True
+    assert body["absence_grace_s"] == 90
+    Tournament.objects.filter(pk=event.tournament.pk).update(tie_breaks=[])
+    body = get(anonymous, f"/api/v1/tournaments/{event.tournament.pk}/")
+    assert body["tie_breaks"] == ["tablemates_points", "game_score", "head_to_head"]
+    listed = get(anonymous, "/api/v1/tournaments/")["results"][0]
+    assert "tie_breaks" not in listed, "the rules are on the detail only"
+
+
 @pytest.mark.parametrize(
     "path", ["", "rounds/", "standings/", "crosstable/"], ids=["detail", "rounds", "st", "x"]
 )

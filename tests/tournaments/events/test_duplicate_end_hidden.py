@@ -31,6 +31,7 @@ from games.models import Game, Move
 from tests.tournaments.play.conftest import IN_MEMORY, Socket
 from tournaments import events
 from tournaments.models import Tournament
+from web.games import seat_texts
 from web.games.ply_window import SIZE
 
 from .conftest import finish_games, make_event, people, play_out, pull_bots, running_games
@@ -70,6 +71,9 @@ class Deal:
         assert self.end.is_over and not self.before.is_over
         (self.game_over,) = [e for e in self.end.events if e["type"] == "game_over"]
         self.game_over_text = self.end.engine.describe_event(self.game_over)
+        # As the game page says it, its seats named (the socket's log names them in JS).
+        names = {seat.position: seat.competitor.name for seat in game.seats.all()}
+        self.game_over_page_text = seat_texts.with_names(self.game_over_text, names)
 
 
 def surfaces(deal: Deal, web: Client, api: APIClient, seat: int | None) -> dict[str, Any]:
@@ -115,7 +119,7 @@ def leaks(deal: Deal, seen: dict[str, Any], seat: int | None, who: str) -> list[
         "api moves": len(record["moves"]) == deal.plies - 1,
         "api game_over": "game_over" not in kinds,
         "api ranks": all(s["rank"] is None and s["score"] is None for s in record["seats"]),
-        "page game_over": escape(deal.game_over_text) not in seen["page"],
+        "page game_over": escape(deal.game_over_page_text) not in seen["page"],
         "page seed": deal.game.seed not in seen["page"],
         "record export": seen["record"].status_code == 409,
         "standings.csv": seen["standings"] == seen["standings_before"],
@@ -131,7 +135,7 @@ def assert_end_shown(deal: Deal, seen: dict[str, Any]) -> None:
     record = seen["api"]
     assert record["outcome"] is not None and len(record["moves"]) == deal.plies
     assert record["moves"][-1]["events"][-1] == plain(deal.game_over)
-    assert escape(deal.game_over_text) in seen["page"]
+    assert escape(deal.game_over_page_text) in seen["page"]
     assert seen["record"].status_code == 200
 
 

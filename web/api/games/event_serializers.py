@@ -16,6 +16,7 @@ from rest_framework import serializers
 
 from games.models import Competitor, Game
 from tournaments import events
+from tournaments.formats import tiebreaks
 from tournaments.models import Entrant, Round, Tournament
 from tournaments.selectors import listings as event_listings
 from web.api.bots.serializers import RefuseUnknownFieldsMixin
@@ -100,7 +101,38 @@ class TournamentSerializer(serializers.Serializer):
 
 
 class TournamentDetailSerializer(TournamentSerializer):
+    """One tournament: the list's fields, the organiser's rules of play, and its entrants."""
+
+    tie_breaks = serializers.SerializerMethodField(
+        help_text="Tie-breaks after points, in the order they apply (names from "
+        "docs/formats.md); the default order when the organiser chose none."
+    )
+    check_in = serializers.BooleanField(
+        read_only=True, help_text="Entrants must check in before the start."
+    )
+    seeding = serializers.ChoiceField(
+        choices=Tournament.Seeding.choices,
+        read_only=True,
+        help_text="How entrants not seeded by hand are ordered at the start.",
+    )
+    allow_same_owner_tables = serializers.BooleanField(
+        read_only=True, help_text="Whether two entrants of one owner may share a table."
+    )
+    review_rounds = serializers.BooleanField(
+        read_only=True,
+        help_text="Each round's tables are proposed and start only when the organiser "
+        "releases them.",
+    )
+    absence_grace_s = serializers.IntegerField(
+        read_only=True,
+        help_text="Seconds the next round waits for an entrant who cannot play before "
+        "pairing without it.",
+    )
     entrants = serializers.SerializerMethodField(help_text="In seed order.")
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_tie_breaks(self, tournament: Tournament) -> list[str]:
+        return list(tiebreaks.check(tournament.tie_breaks or ()))
 
     @extend_schema_field(EntrantSerializer(many=True))
     def get_entrants(self, tournament: Tournament) -> list[dict[str, Any]]:
