@@ -116,10 +116,14 @@ def test_a_person_who_misses_their_game_is_played_by_the_house_bot_and_marked(se
     [game] = running_games(event, 1)
     absent = game.seats.get(competitor=person).position
     rng = random.Random(3)
-    fast_forward(game, rng, leave=60)
-    play_with_an_absent_person(game, absent, rng)  # the bots' seats move; the person never
+    # Enough of the game left for the person's clock to run out more often than the fault
+    # limit (their defaults pass, which can shorten what is left of it).
+    fast_forward(game, rng, leave=150)
+    waited = play_with_an_absent_person(game, absent, rng)  # the bots move; the person never
     row = game.seats.get(competitor=person)
-    assert row.substituted and row.forfeited, "the existing house-bot rule, in an event too"
+    assert row.substituted and row.forfeited, (
+        f"the existing house-bot rule, in an event too (waited at plies {waited})"
+    )
     event.refresh_from_db()
     assert event.status == Tournament.Status.FINISHED, "the round (and the event) went on"
     html = Client().get(f"/tournaments/{event.pk}/").content.decode()

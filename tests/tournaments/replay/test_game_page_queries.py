@@ -45,4 +45,4 @@ def test_signed_in_view_of_a_running_game_does_not_grow_with_its_seats() -> None
     assert five == three
     # Still shows the holder her own seat (and no other) in the switcher.
     assert html.count("(yours)") == 1
-    assert f'<option value="{seat}">seat {seat}: ' in html
+    assert f'<option value="{seat}">seat {seat + 1}: ' in html  # pages number seats from 1
