@@ -290,7 +290,9 @@ class SearchBot:
         samples: list[engines.State] = []
         for iteration in range(self.iterations):
             started = time.monotonic()
-            if started + slowest + SAFETY_S >= turn.answer_by:
+            # The next iteration may cost more than any so far (a new sample, a longer
+            # rollout): twice the slowest keeps the answer inside its time.
+            if started + 2 * slowest + SAFETY_S >= turn.answer_by:
                 break
             if cpu_stop is not None and time.process_time() >= cpu_stop:
                 break
