@@ -202,16 +202,28 @@ def draw(outcomes: list[tuple[dict[str, Any], float]], u: float) -> dict[str, An
     return outcomes[-1][0]  # rounding left u a hair above the last probability
 
 
+class OutOfTime(Exception):
+    """A rollout reached its ``stop_at`` before the end: the search answers with what it has."""
+
+
 def rollout(
-    state: engines.State, choose: Chooser, rng: random.Random, horizon: int | None = None
+    state: engines.State,
+    choose: Chooser,
+    rng: random.Random,
+    horizon: int | None = None,
+    stop_at: float | None = None,
 ) -> tuple[list[int], list[float]]:
     """Play on, every seat greedy, chance by its odds; the ranks at the end or the horizon.
 
     ``horizon`` counts the seats' decisions (chance's moves are free); when
     it is reached before the end, the position is ranked by :func:`scores`.
+    A full-length rollout can outlast the turn's answer time on its own, so
+    past ``stop_at`` (``time.monotonic``) it raises :class:`OutOfTime`.
     """
     decisions = 0
     while not state.is_over:
+        if stop_at is not None and time.monotonic() >= stop_at:
+            raise OutOfTime
         if horizon is not None and decisions >= horizon:
             leaf = scores(state)
             return ranks_from_scores(leaf), leaf
@@ -315,7 +327,16 @@ class SearchBot:
                     return
             sample = samples[visit].clone()
             sample.apply(seat, legal[node.index])
-            ranks, final = rollout(sample, choose, random.Random(f"{base}/{visit}/r"), self.horizon)
+            try:
+                ranks, final = rollout(
+                    sample,
+                    choose,
+                    random.Random(f"{base}/{visit}/r"),
+                    self.horizon,
+                    stop_at=turn.answer_by - SAFETY_S,
+                )
+            except OutOfTime:  # this visit is not counted; the answer is what was found
+                break
             node.visits += 1
             node.total += (1 - MARGIN_WEIGHT) * reward(ranks, seat) + MARGIN_WEIGHT * margin(
                 final, seat
