@@ -21,6 +21,8 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from web.sockets.limits import WS_MAX_SIZE
@@ -37,6 +39,14 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 10) ->
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.05)
+
+
+def admin_messages(browser: WebDriver) -> list[str]:
+    """The admin's messages; none yet while the page is being replaced (``wait_for`` asks again)."""
+    try:
+        return [m.text for m in browser.find_elements(By.CSS_SELECTOR, ".messagelist li")]
+    except StaleElementReferenceException:
+        return []
 
 
 def _free_port() -> int:

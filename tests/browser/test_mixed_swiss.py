@@ -24,7 +24,6 @@ import urllib.request
 from contextlib import ExitStack
 
 import pytest
-from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 import engines
@@ -33,7 +32,7 @@ from harbormaster.demo import example_bots
 from people import services as person_services
 from tests.browser.chromium import console_errors, needs_chromium, page_screenshot, start
 from tests.browser.person import CLICK_GAP_S, choose, click_button, my_turn_controls, next_ply
-from tests.browser.site import sign_in, wait_for
+from tests.browser.site import admin_messages, sign_in, wait_for
 from tests.factories import UserFactory
 from tournaments import events
 from tournaments.formats import base as fmt
@@ -86,10 +85,6 @@ def api(server: str, path: str) -> object:
         return json.load(answer)
 
 
-def messages(browser: WebDriver) -> list[str]:
-    return [m.text for m in browser.find_elements(By.CSS_SELECTOR, ".messagelist li")]
-
-
 def signed_in(browser: WebDriver, server: str, user) -> None:
     browser.delete_all_cookies()
     browser.get(f"{server}/healthz")
@@ -108,7 +103,7 @@ def release(browser: WebDriver, server: str, event: Tournament, number: int) -> 
     browser.get(f"{server}/admin/tournaments/tournament/{event.pk}/change/")
     assert f"Review round {number}" in browser.page_source
     click_button(browser, f"Release round {number}")
-    wait_for(lambda: any("is released" in m for m in messages(browser)), "the release")
+    wait_for(lambda: any("is released" in m for m in admin_messages(browser)), "the release")
 
 
 def recomputed(server: str, event: Tournament) -> set[tuple]:
@@ -213,7 +208,7 @@ def test_a_mixed_swiss_of_people_and_bots_reviewed_played_and_recomputed(server,
         choose(desk, "id_first", str(first))
         choose(desk, "id_second", str(second))
         click_button(desk, "Swap them")
-        wait_for(lambda: "Swapped in round 1." in messages(desk), "the swap")
+        wait_for(lambda: "Swapped in round 1." in admin_messages(desk), "the swap")
         swapped = seats(event, 1)
         assert swapped[proposed.index(crowded)] == [second if k == first else k for k in crowded]
         assert swapped[proposed.index(empty)] == [first if k == second else k for k in empty]

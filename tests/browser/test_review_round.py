@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from games.models import Game
 from tests.browser.chromium import console_errors, needs_chromium, page_screenshot, start
 from tests.browser.person import choose, click_button
-from tests.browser.site import sign_in, wait_for
+from tests.browser.site import admin_messages, sign_in, wait_for
 from tests.factories import BotFactory, UserFactory
 from tournaments import events
 from tournaments.models import Adjudication, Round, Table, Tournament
@@ -26,10 +26,6 @@ SHOTS = "review"
 def tables(event: Tournament) -> list[list[int]]:
     rows = Table.objects.filter(round__tournament=event).order_by("number")
     return [[int(key) for key in seats] for seats in rows.values_list("seats", flat=True)]
-
-
-def messages(browser) -> list[str]:
-    return [m.text for m in browser.find_elements(By.CSS_SELECTOR, ".messagelist li")]
 
 
 def test_the_organiser_reviews_swaps_releases_and_adjudicates(server, shots) -> None:
@@ -69,20 +65,20 @@ def test_the_organiser_reviews_swaps_releases_and_adjudicates(server, shots) -> 
         choose(browser, "id_first", str(a))
         choose(browser, "id_second", str(c))
         click_button(browser, "Swap them")
-        wait_for(lambda: messages(browser), "the refusal")
-        assert "a swap exchanges entrants of two different tables" in messages(browser)[0]
+        wait_for(lambda: admin_messages(browser), "the refusal")
+        assert "a swap exchanges entrants of two different tables" in admin_messages(browser)[0]
         assert tables(event) == before, "a refused swap changes nothing"
 
         choose(browser, "id_first", str(b))
         choose(browser, "id_second", str(e))
         click_button(browser, "Swap them")
-        wait_for(lambda: "Swapped in round 1." in messages(browser), "the swap")
+        wait_for(lambda: "Swapped in round 1." in admin_messages(browser), "the swap")
         swapped = tables(event)
         assert e in swapped[0] and b in swapped[1] and {a, c} < set(swapped[0])
         page_screenshot(browser, shots / "review-swapped.png")
 
         click_button(browser, "Release round 1")
-        wait_for(lambda: any("is released" in m for m in messages(browser)), "the release")
+        wait_for(lambda: any("is released" in m for m in admin_messages(browser)), "the release")
         assert Round.objects.get(tournament=event, number=1).status == Round.Status.RUNNING
         games = list(Game.objects.filter(tournament=event).order_by("pk"))
         assert len(games) == 2 and "Review round 1" not in browser.page_source
@@ -96,7 +92,7 @@ def test_the_organiser_reviews_swaps_releases_and_adjudicates(server, shots) -> 
         browser.find_element(
             By.CSS_SELECTOR, "input[type=submit][value='Record this result']"
         ).click()
-        wait_for(lambda: any("is adjudicated" in m for m in messages(browser)), "the result")
+        wait_for(lambda: any("is adjudicated" in m for m in admin_messages(browser)), "the result")
         judged = Adjudication.objects.get(game=stuck)
         assert (judged.ranks, judged.by) == ([2, 1, 3], organiser)
         stuck.refresh_from_db()
